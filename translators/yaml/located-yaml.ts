@@ -107,12 +107,11 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
 
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
-  const list = Array.isArray(docs) ? docs : [];
-  if (!Array.isArray(docs)) {
-    // An empty stream with only comments/directives comes back as an EmptyStream: no documents.
-    for (const e of docs.errors) diagnostics.error(yamlCode(e.code), e.message, locate(lines, file, e.pos[0]));
+  if ("empty" in docs) {
+    // A stream with only comments or directives: no documents, but maybe errors.
+    for (const e of docs.errors) diagnostics.error(yamlCode(e.code), firstLine(e.message), locate(lines, file, e.pos[0]));
   }
-  for (const doc of list) {
+  for (const doc of docs) {
     if (doc.errors.some((e) => e.message.includes("call stack"))) {
       // A safety net behind the pre-scans: one clear error instead of one per unwound frame.
       diagnostics.error("YAML_TOO_DEEP", "nesting too deep for the parser", { file });

@@ -1,0 +1,3 @@
+export { KubernetesVim, type KubernetesVimArgs } from "./kubernetes-vim";
+export { OpenStackVim, type OpenStackVimArgs } from "./openstack-vim";
+export { type TackerVimRecord } from "./vim-record";

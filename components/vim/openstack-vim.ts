@@ -1,0 +1,96 @@
+import * as openstack from "@pulumi/openstack";
+import * as pulumi from "@pulumi/pulumi";
+import { parseCertificateBundle } from "../../translators/pem";
+import { openStackVimRecord, vimId, type TackerVimRecord } from "./vim-record";
+
+/** An OpenStack VIM, field for field Tacker's `vim-config.yaml` (type `openstack`, the default). */
+export interface OpenStackVimArgs {
+  /** Keystone URL (Tacker `auth_url`), e.g. `http://192.0.2.10/identity`. */
+  authUrl: pulumi.Input<string>;
+  /** Tacker `username`. */
+  username: pulumi.Input<string>;
+  /** Tacker `password`; kept secret. */
+  password: pulumi.Input<string>;
+  /** Tacker `project_name`: the project resources are created in. */
+  projectName: pulumi.Input<string>;
+  /** Tacker `project_domain_name`; default `Default`. */
+  projectDomainName?: pulumi.Input<string>;
+  /** Tacker `user_domain_name`; default `Default`. */
+  userDomainName?: pulumi.Input<string>;
+  /** Tacker `cert_verify`; default true. False prints a warning: TLS to Keystone is then not verified. */
+  certVerify?: pulumi.Input<boolean>;
+  /** Region name; default: the cloud's only region. */
+  region?: pulumi.Input<string>;
+  /** PEM bundle of the Keystone CA (pulumi-nfv extension); passed as content, never as a file. */
+  caCert?: pulumi.Input<string>;
+  /** Name in the VIM record; defaults to the component's name. */
+  vimName?: pulumi.Input<string>;
+}
+
+/** Registers an OpenStack cloud as a VIM: an `openstack.Provider` plus the record Tacker would store. */
+export class OpenStackVim extends pulumi.ComponentResource {
+  /** Provider for every OpenStack resource deployed on this VIM. */
+  readonly provider: openstack.Provider;
+  readonly endpoint: pulumi.Output<string>;
+  /** As `openstack vim show -f json` prints it, the password masked. */
+  readonly vimRecord: pulumi.Output<TackerVimRecord>;
+
+  constructor(name: string, args: OpenStackVimArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("nfv:vim:OpenStackVim", name, {}, opts);
+
+    const vimName = pulumi.output(args.vimName ?? name);
+    const projectDomainName = pulumi.output(args.projectDomainName ?? "Default");
+    const userDomainName = pulumi.output(args.userDomainName ?? "Default");
+    const certVerify = pulumi.output(args.certVerify ?? true).apply((verify) => {
+      if (!verify) pulumi.log.warn(`VIM '${name}': cert_verify is False, so TLS to Keystone is NOT verified`, this);
+      return verify;
+    });
+    this.endpoint = pulumi.output(args.authUrl);
+
+    // The provider's cacertFile accepts PEM content as well as a path: content keeps it off the disk.
+    const caCert =
+      args.caCert === undefined
+        ? undefined
+        : pulumi.secret(
+            pulumi.output(args.caCert).apply((pem) => {
+              const parsed = parseCertificateBundle(pem);
+              if (!parsed.ok) throw new Error(`OpenStackVim '${name}': caCert: ${parsed.reason}`);
+              return parsed.pem;
+            }),
+          );
+
+    this.provider = new openstack.Provider(
+      `${name}-provider`,
+      {
+        authUrl: this.endpoint,
+        userName: args.username,
+        password: pulumi.secret(args.password),
+        tenantName: args.projectName,
+        projectDomainName,
+        userDomainName,
+        insecure: certVerify.apply((verify) => !verify),
+        region: args.region,
+        cacertFile: caCert,
+      },
+      { parent: this },
+    );
+
+    this.vimRecord = pulumi
+      .all([vimName, this.endpoint, args.username, args.projectName, projectDomainName, userDomainName, certVerify, args.region])
+      .apply(([vim, authUrl, username, projectName, pdn, udn, verify, region]) =>
+        openStackVimRecord({
+          id: vimId(pulumi.getStack(), vim),
+          name: vim,
+          authUrl,
+          username,
+          projectName,
+          projectDomainName: pdn,
+          userDomainName: udn,
+          certVerify: verify,
+          region,
+        }),
+      );
+
+    this.registerOutputs({ provider: this.provider, endpoint: this.endpoint, vimRecord: this.vimRecord });
+  }
+}

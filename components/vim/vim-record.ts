@@ -1,0 +1,111 @@
+/**
+ * The VIM record that Tacker's `openstack vim show -f json` prints, so tools and people used to
+ * Tacker find the same fields. Credentials are masked as Tacker masks them (`***`); the CA is
+ * masked too, since pulumi-nfv treats it as a credential. Time stamps are null: a record that
+ * changed on every run would show a diff in every preview.
+ */
+import { createHash } from "node:crypto";
+
+export interface TackerVimRecord {
+  id: string;
+  name: string;
+  type: "openstack" | "kubernetes";
+  description: string;
+  auth_url: string;
+  auth_cred: Record<string, string>;
+  vim_project: Record<string, string>;
+  placement_attr: { regions: string[] };
+  project_id: string | null;
+  is_default: boolean;
+  /** Tacker's REACHABLE/UNREACHABLE come from a probe; a record made at registration is PENDING. */
+  status: "PENDING";
+  extra: Record<string, unknown>;
+  created_at: null;
+  updated_at: null;
+}
+
+export const MASK = "***";
+
+/** A stable UUID (name-based, RFC 4122 version 5 layout) so the id survives every `pulumi up`. */
+export function vimId(stack: string, name: string): string {
+  const h = createHash("sha1").update(`pulumi-nfv/vim/${stack}/${name}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface KubernetesRecordParts {
+  id: string;
+  name: string;
+  authUrl: string;
+  namespace: string;
+  username?: string;
+  hasToken: boolean;
+  hasPassword: boolean;
+  hasCa: boolean;
+  extra?: Record<string, unknown>;
+}
+
+export function kubernetesVimRecord(p: KubernetesRecordParts): TackerVimRecord {
+  const authCred: Record<string, string> = {
+    auth_url: p.authUrl,
+    // Tacker stores the string 'None' when only a token is given.
+    username: p.username ?? "None",
+    ssl_ca_cert: p.hasCa ? MASK : "None",
+  };
+  if (p.hasPassword) authCred.password = MASK;
+  if (p.hasToken) authCred.bearer_token = MASK;
+  return {
+    ...common(p.id, p.name, "kubernetes", p.authUrl),
+    auth_cred: authCred,
+    vim_project: { name: p.namespace },
+    placement_attr: { regions: [p.namespace] },
+    extra: p.extra ?? {},
+  };
+}
+
+export interface OpenStackRecordParts {
+  id: string;
+  name: string;
+  authUrl: string;
+  username: string;
+  projectName: string;
+  projectDomainName: string;
+  userDomainName: string;
+  certVerify: boolean;
+  region?: string;
+}
+
+export function openStackVimRecord(p: OpenStackRecordParts): TackerVimRecord {
+  return {
+    ...common(p.id, p.name, "openstack", p.authUrl),
+    auth_cred: {
+      auth_url: p.authUrl,
+      username: p.username,
+      password: MASK,
+      user_domain_name: p.userDomainName,
+      project_name: p.projectName,
+      project_domain_name: p.projectDomainName,
+      cert_verify: p.certVerify ? "True" : "False",
+    },
+    vim_project: { name: p.projectName, project_domain_name: p.projectDomainName },
+    placement_attr: { regions: p.region ? [p.region] : [] },
+    extra: {},
+  };
+}
+
+function common(id: string, name: string, type: "openstack" | "kubernetes", authUrl: string) {
+  return {
+    id,
+    name,
+    type,
+    description: "",
+    auth_url: authUrl,
+    project_id: null,
+    is_default: false,
+    status: "PENDING" as const,
+    created_at: null,
+    updated_at: null,
+  };
+}

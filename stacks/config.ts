@@ -1,0 +1,115 @@
+/**
+ * The stack's own settings, read from `Pulumi.<stack>.yaml` and checked before anything is
+ * registered: one error lists every problem, located in the stack file or the VIM file it names.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { DiagnosticBag, formatPath, type SourceLocation } from "../translators/diagnostics";
+import { parseVimConfig, vimSpecFromObject, type Locator, type VimSpec } from "../translators/tacker/vim-config";
+import { parseYaml, type LocatedDocument, type YamlPath } from "../translators/yaml/located-yaml";
+
+export const PROJECT = "pulumi-nfv";
+
+export interface VimEntry {
+  /** The VIM's name: its key under `vims`. */
+  name: string;
+  spec: VimSpec;
+  /** Kubernetes only: render manifests into this directory instead of calling the API server. */
+  renderYamlToDirectory?: string;
+}
+
+export interface StackConfig {
+  vims: VimEntry[];
+}
+
+/**
+ * Checks the raw `pulumi-nfv:*` values. `stackFile` (the parsed Pulumi.<stack>.yaml, if found) only
+ * serves to give positions; `projectRoot` anchors relative `file:` paths.
+ */
+export function readStackConfig(raw: { vims?: unknown }, projectRoot: string, stackFile?: LocatedDocument): { config: StackConfig; bag: DiagnosticBag } {
+  const bag = new DiagnosticBag();
+  const inStack = (p: YamlPath, key = false): SourceLocation => {
+    const full = ["config", `${PROJECT}:vims`, ...p];
+    const where = stackFile ? (key ? stackFile.keyLocation(full) : stackFile.location(full)) : {};
+    return { ...where, path: `${PROJECT}:${formatPath(["vims", ...p])}` };
+  };
+  const vims: VimEntry[] = [];
+  const rawVims = raw.vims ?? {};
+  if (typeof rawVims !== "object" || rawVims === null || Array.isArray(rawVims)) {
+    bag.error("CONFIG_BAD_TYPE", "vims must be a mapping of VIM name to VIM config", inStack([]));
+    return { config: { vims }, bag };
+  }
+  for (const [name, value] of Object.entries(rawVims as Record<string, unknown>)) {
+    const entry = vimEntry(name, value, projectRoot, inStack, bag);
+    if (entry) vims.push(entry);
+  }
+  return { config: { vims }, bag };
+}
+
+function vimEntry(name: string, value: unknown, projectRoot: string, inStack: (p: YamlPath, key?: boolean) => SourceLocation, bag: DiagnosticBag): VimEntry | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    bag.error("CONFIG_BAD_TYPE", `VIM '${name}' must be a mapping (vim-config.yaml keys, or file:)`, inStack([name]));
+    return undefined;
+  }
+  // `file` and `render_yaml_to_directory` are ours; every other key is Tacker's vim-config.yaml.
+  const { file, render_yaml_to_directory: render, ...tacker } = value as Record<string, unknown>;
+  if (render !== undefined && typeof render !== "string") {
+    bag.error("CONFIG_BAD_TYPE", "render_yaml_to_directory must be a path", inStack([name, "render_yaml_to_directory"]));
+  }
+
+  let spec: VimSpec | undefined;
+  if (file !== undefined) {
+    if (typeof file !== "string") {
+      bag.error("CONFIG_BAD_TYPE", "file must be the path of a vim-config.yaml", inStack([name, "file"]));
+      return undefined;
+    }
+    for (const key of Object.keys(tacker)) {
+      bag.error("CONFIG_MIXED_VIM", `'${key}' is set inline while 'file' names a vim-config.yaml; use one or the other`, inStack([name, key], true));
+    }
+    spec = vimFromFile(path.resolve(projectRoot, file), bag, inStack([name, "file"]));
+  } else {
+    const locate: Locator = (p, key) => inStack([name, ...p], key);
+    spec = vimSpecFromObject(tacker, locate, bag);
+  }
+  if (!spec) return undefined;
+  if (render !== undefined && spec.type !== "kubernetes") {
+    bag.error("CONFIG_BAD_TYPE", "render_yaml_to_directory applies to Kubernetes VIMs only", inStack([name, "render_yaml_to_directory"]));
+    return undefined;
+  }
+  return { name, spec, ...(typeof render === "string" ? { renderYamlToDirectory: path.resolve(projectRoot, render) } : {}) };
+}
+
+function vimFromFile(file: string, bag: DiagnosticBag, from: SourceLocation): VimSpec | undefined {
+  if (!existsSync(file)) {
+    bag.error("CONFIG_FILE_MISSING", `vim-config file ${file} does not exist`, from);
+    return undefined;
+  }
+  try {
+    const { spec, bag: fileBag } = parseVimConfig(readFileSync(file, "utf8"), file);
+    bag.add(...fileBag.items);
+    return spec;
+  } catch (err) {
+    const diagnostics = (err as { diagnostics?: DiagnosticBag["items"] }).diagnostics;
+    if (!diagnostics) throw err;
+    bag.add(...diagnostics);
+    return undefined;
+  }
+}
+
+/** The stack's settings file, parsed for positions only; undefined when absent or unreadable. */
+export function loadStackFile(projectRoot: string, stack: string): LocatedDocument | undefined {
+  const file = path.join(projectRoot, "stacks", `Pulumi.${stack}.yaml`);
+  if (!existsSync(file)) return undefined;
+  return parseYaml(readFileSync(file, "utf8"), path.relative(process.cwd(), file) || file).documents[0];
+}
+
+/** The directory holding Pulumi.yaml, found upwards from this file. */
+export function findProjectRoot(start = __dirname): string {
+  let dir = start;
+  while (!existsSync(path.join(dir, "Pulumi.yaml"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`Pulumi.yaml not found above ${start}`);
+    dir = parent;
+  }
+  return dir;
+}
