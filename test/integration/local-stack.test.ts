@@ -1,0 +1,73 @@
+/**
+ * The `local` stack through the real engine: the built CLI, the Node.js language host and the
+ * provider plugins, driven by the Automation API. Needs lab/toolchain/build.sh to have run.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import * as path from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
+import { configSecrets, openLocalStack, ROOT, type LocalStack } from "./harness";
+
+let local: LocalStack;
+
+beforeAll(async () => {
+  local = await openLocalStack();
+}, 120_000);
+
+afterAll(async () => {
+  // Whatever happened above, leave no resources and no state behind.
+  await local?.stack.destroy({ color: "never" }).catch(() => undefined);
+  local?.dispose();
+}, 600_000);
+
+describe("local stack, real engine", () => {
+  it("previews the VIMs of Pulumi.local.yaml, and the PR summary lists them", async () => {
+    const events: EngineEvent[] = [];
+    const result = await local.stack.preview({ color: "never", onEvent: (e) => events.push(e) });
+    expect(result.changeSummary.create).toBeGreaterThanOrEqual(3);
+    const changes = collectChanges(events);
+    expect(changes.map((c) => [c.op, c.type, c.name])).toEqual(
+      expect.arrayContaining([
+        ["create", "nfv:vim:KubernetesVim", "local-k8s"],
+        ["create", "pulumi:providers:kubernetes", "local-k8s-provider"],
+      ]),
+    );
+    const md = renderPreviewMarkdown("local", changes);
+    expect(md).toContain("| `+` create | `local-k8s-provider` | `pulumi:providers:kubernetes` |");
+  }, 600_000);
+
+  it("deploys, and the outputs carry the Tacker VIM record", async () => {
+    const up = await local.stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    const record = up.outputs.vims.value["local-k8s"];
+    expect(record).toMatchObject({ type: "kubernetes", vim_project: { name: "nfv-local" }, auth_cred: { bearer_token: "***" } });
+  }, 600_000);
+
+  it("a second up changes nothing", async () => {
+    const up = await local.stack.up({ color: "never" });
+    const changes = Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0);
+    expect(changes).toEqual([]);
+  }, 600_000);
+
+  it("keeps every configured secret out of the exported state", async () => {
+    const secrets = await configSecrets(local.stack, path.join(ROOT, "stacks/Pulumi.local.yaml"));
+    // Without secrets in the config this test would prove nothing.
+    expect(secrets.length).toBeGreaterThan(0);
+    const exported = JSON.stringify(await local.stack.exportStack());
+    for (const s of secrets) {
+      expect(s.value.length, s.path).toBeGreaterThan(8);
+      expect(exported.includes(s.value), `${s.path} appears in plain text in the state`).toBe(false);
+    }
+    expect(exported).toContain("ciphertext");
+  }, 120_000);
+
+  it("destroy leaves no resource and no rendered manifest", async () => {
+    await local.stack.destroy({ color: "never" });
+    const deployment = (await local.stack.exportStack()).deployment;
+    expect(deployment.resources ?? []).toEqual([]);
+    const rendered = path.join(ROOT, ".render/local-k8s");
+    const files = existsSync(rendered) ? readdirSync(rendered, { recursive: true }).filter((f) => String(f).endsWith(".yaml")) : [];
+    expect(files).toEqual([]);
+  }, 600_000);
+});

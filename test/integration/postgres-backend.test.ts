@@ -1,0 +1,55 @@
+/**
+ * State in PostgreSQL (the CLI's postgres:// backend): the local stack deployed and destroyed
+ * with its state in a lab PostgreSQL that this test starts and removes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLocalStack, ROOT, type LocalStack } from "./harness";
+
+const labState = mkdtempSync(path.join(tmpdir(), "nfv-it-pg-"));
+const labEnv = { ...process.env, NFV_LAB_STATE: labState };
+let backendUrl: string;
+let local: LocalStack;
+
+/** psql with the password in its environment, never on its command line. */
+function psql(sql: string): string {
+  const url = new URL(backendUrl);
+  const password = decodeURIComponent(url.password);
+  url.password = "";
+  return execFileSync("psql", [url.toString(), "-qAt", "-c", sql], { encoding: "utf8", env: { ...process.env, PGPASSWORD: password } }).trim();
+}
+
+beforeAll(async () => {
+  const facts = execFileSync(path.join(ROOT, "lab/postgres/up"), { env: labEnv, encoding: "utf8" });
+  const urlFile = /^backend_url_file=(.*)$/m.exec(facts)![1];
+  backendUrl = readFileSync(urlFile, "utf8").trim();
+  local = await openLocalStack({ backendUrl });
+}, 300_000);
+
+afterAll(async () => {
+  await local?.stack.destroy({ color: "never" }).catch(() => undefined);
+  local?.dispose();
+  execFileSync(path.join(ROOT, "lab/postgres/down"), { env: labEnv });
+  rmSync(labState, { recursive: true, force: true });
+}, 600_000);
+
+describe("postgres:// state backend", () => {
+  it("keeps the stack's checkpoint in the pulumi_state table after up", async () => {
+    const up = await local.stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    const keys = psql("SELECT key FROM pulumi_state ORDER BY key").split("\n");
+    expect(keys).toEqual(expect.arrayContaining([expect.stringMatching(/stacks\/pulumi-nfv\/local\.json$/)]));
+    const checkpoint = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
+    expect(checkpoint).toContain("nfv:vim:KubernetesVim");
+  });
+
+  it("destroys with the same backend, leaving an empty checkpoint", async () => {
+    const destroy = await local.stack.destroy({ color: "never" });
+    expect(destroy.summary.result).toBe("succeeded");
+    const checkpoint = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
+    expect(checkpoint).not.toContain("nfv:vim:KubernetesVim");
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Integration tests drive the real Pulumi engine and lab services: one file at a time, long timeouts.
+export default defineConfig({
+  test: {
+    include: ["test/integration/**/*.test.ts"],
+    pool: "forks",
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    reporters: ["default", ["json", { outputFile: ".test-results/integration.json" }]],
+  },
+});
