@@ -27,8 +27,13 @@ const SHOWN: Partial<Record<OpType, ResourceChange["op"]>> = {
   delete: "delete",
 };
 
-/** The changes of a preview, in engine order; "same", reads and replacement sub-steps are left out. */
-export function collectChanges(events: EngineEvent[]): ResourceChange[] {
+/**
+ * The changes of a preview, in engine order; "same", reads and replacement sub-steps are left out.
+ * With `detailed`, properties are the full paths of the engine's detailed diff
+ * (`spec.replicas`), as `pulumi preview --diff` shows them; otherwise top-level names.
+ */
+export function collectChanges(events: EngineEvent[], opts: { detailed?: boolean } = {}): ResourceChange[] {
+  const names = opts.detailed ? (paths: string[]) => [...new Set(paths)].sort() : topLevel;
   const changes: ResourceChange[] = [];
   for (const e of events) {
     const m = e.resourcePreEvent?.metadata;
@@ -36,15 +41,15 @@ export function collectChanges(events: EngineEvent[]): ResourceChange[] {
     const op = SHOWN[m.op];
     // The stack itself (pulumi:pulumi:Stack) is not a resource a reviewer acts on.
     if (!op || m.type === "pulumi:pulumi:Stack") continue;
-    const properties = topLevel([...(m.diffs ?? []), ...Object.keys(m.detailedDiff ?? {})]);
+    const properties = names(opts.detailed && m.detailedDiff ? Object.keys(m.detailedDiff) : [...(m.diffs ?? []), ...Object.keys(m.detailedDiff ?? {})]);
     changes.push({
       op,
       urn: m.urn,
       type: m.type,
       name: m.urn.split("::").pop() ?? m.urn,
       properties,
-      replaceKeys: op === "replace" ? topLevel(m.keys ?? []) : [],
-      secretProperties: properties.filter((p) => isSecretMarker(m.new?.inputs?.[p])),
+      replaceKeys: op === "replace" ? names(m.keys ?? []) : [],
+      secretProperties: properties.filter((p) => isSecretMarker(m.new?.inputs?.[p.split(/[.[]/)[0]])),
     });
   }
   return changes;

@@ -4,7 +4,7 @@
  * masked too, since pulumi-nfv treats it as a credential. Time stamps are null: a record that
  * changed on every run would show a diff in every preview.
  */
-import { createHash } from "node:crypto";
+import { stableUuid } from "../stable-id";
 
 export interface TackerVimRecord {
   id: string;
@@ -26,13 +26,9 @@ export interface TackerVimRecord {
 
 export const MASK = "***";
 
-/** A stable UUID (name-based, RFC 4122 version 5 layout) so the id survives every `pulumi up`. */
+/** The VIM's id: stable per stack and name, so it survives every `pulumi up`. */
 export function vimId(stack: string, name: string): string {
-  const h = createHash("sha1").update(`pulumi-nfv/vim/${stack}/${name}`).digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return stableUuid("vim", stack, name);
 }
 
 export interface KubernetesRecordParts {

@@ -2,10 +2,12 @@
  * The `local` stack through the real engine: the built CLI, the Node.js language host and the
  * provider plugins, driven by the Automation API. Needs lab/toolchain/build.sh to have run.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../cli/nfv";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
 import { configSecrets, openLocalStack, ROOT, type LocalStack } from "./harness";
 
@@ -35,6 +37,24 @@ describe("local stack, real engine", () => {
     );
     const md = renderPreviewMarkdown("local", changes);
     expect(md).toContain("| `+` create | `local-k8s-provider` | `pulumi:providers:kubernetes` |");
+  }, 600_000);
+
+  it("nfv preview --diff --out writes the PR summary from a real preview", async () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "nfv-preview-")), "preview.md");
+    const saved = { ...process.env };
+    Object.assign(process.env, local.env);
+    const printed: string[] = [];
+    let code: number;
+    try {
+      code = await main(["preview", "--stack", "local", "--diff", "--out", out, "--cwd", ROOT], { out: (t) => printed.push(t), err: (t) => printed.push(t) });
+    } finally {
+      process.env = saved;
+    }
+    expect(code, printed.join("")).toBe(0);
+    const md = readFileSync(out, "utf8");
+    expect(md).toMatch(/^### Pulumi preview: `local`\n/);
+    expect(md).toContain("| `+` create | `local-k8s` | `nfv:vim:KubernetesVim` |");
+    expect(md).not.toContain("lab-render-token");
   }, 600_000);
 
   it("deploys, and the outputs carry the Tacker VIM record", async () => {

@@ -57,3 +57,10 @@ describe("preview summary", () => {
     expect(renderPreviewMarkdown("prod", collectChanges([pre("same", "x:y:Z", "r")]))).toContain("No changes.");
   });
 });
+
+describe("preview summary with --diff", () => {
+  it("lists the detailed diff's full property paths", () => {
+    const [, update] = collectChanges(EVENTS, { detailed: true });
+    expect(update.properties).toEqual(["spec.replicas"]);
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The subcommands of `nfv`. Each lives in its own module under `commands/` and is loaded only when
+ * it runs, so `nfv --help` and every command start without loading the others. To add one (heal,
+ * scale, preview, …), write `commands/<name>.ts` exporting `command: Command` and list it here.
+ */
+import type { Command } from "./io";
+
+export interface CommandEntry {
+  summary: string;
+  /** Dynamic import: compiled to a `require` that runs only when the command does. */
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  validate: { summary: "check a VNF package and print every problem", load: async () => (await import("./commands/validate")).command },
+  translate: { summary: "print the VNF model and component graph of a package", load: async () => (await import("./commands/translate")).command },
+  preview: { summary: "preview a stack and write a PR-comment Markdown summary", load: async () => (await import("./commands/preview")).command },
+};

@@ -1,0 +1,47 @@
+/**
+ * `nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]`: `pulumi preview` through the
+ * Automation API, summarised as PR-comment-ready Markdown (counts, then each change with its
+ * changed properties; values are never printed, so secrets cannot leak into a comment).
+ */
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs, UsageError } from "../args";
+import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
+import { collectChanges, renderPreviewMarkdown } from "../preview/summary";
+import { openStack } from "../stack";
+
+export const command: Command = {
+  usage: [
+    "usage: nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]",
+    "",
+    "  --stack   the stack to preview (e.g. local, dev, prod)",
+    "  --diff    name every changed property path (as `pulumi preview --diff`), not only top-level names",
+    "  --out     write the Markdown summary to FILE instead of standard output",
+    "  --cwd     the project directory (default: the nearest directory above with a Pulumi.yaml)",
+    "",
+    "Needs the pulumi CLI on PATH (`. lab/toolchain/env.sh`). Exit status: 0 preview ran, 1 it failed, 2 bad usage.",
+  ].join("\n") + "\n",
+  async run(args, io) {
+    const { positionals, options, flags } = parseArgs(args, ["stack", "out", "cwd"], ["diff"]);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const stackName = options.get("stack");
+    if (!stackName) throw new UsageError("--stack is required");
+    const stack = await openStack(stackName, options.get("cwd"));
+    const events: Parameters<typeof collectChanges>[0] = [];
+    try {
+      await stack.preview({ color: "never", diff: flags.has("diff"), onEvent: (e) => events.push(e) });
+    } catch (e) {
+      io.err(`nfv preview: preview of stack '${stackName}' failed:\n${(e as Error).message}\n`);
+      return EXIT_PROBLEMS;
+    }
+    const markdown = renderPreviewMarkdown(stackName, collectChanges(events, { detailed: flags.has("diff") }));
+    const out = options.get("out");
+    if (out) {
+      writeFileSync(path.resolve(out), markdown);
+      io.out(`wrote ${out}\n`);
+    } else {
+      io.out(markdown);
+    }
+    return EXIT_OK;
+  },
+};

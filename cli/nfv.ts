@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/** `nfv`: command-line entry. Dispatches to a subcommand; see `commands.ts`. */
+import { COMMANDS } from "./commands";
+import { UsageError } from "./args";
+import { EXIT_OK, EXIT_USAGE, processIo, type Io } from "./io";
+
+export function usage(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((n) => n.length));
+  return ["usage: nfv <command> [options]", "", "commands:", ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`), "", "Run `nfv <command> --help` for its options."].join("\n") + "\n";
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(usage());
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    io.err(`nfv: unknown command \`${name}\`\n\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  const command = await entry.load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(command.usage);
+    return EXIT_OK;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`nfv ${name}: ${e.message}\n\n${command.usage}`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`nfv: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

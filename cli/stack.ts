@@ -1,0 +1,21 @@
+/** Opening a stack of this project for the operations commands (preview, heal, scale). */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { UsageError } from "./args";
+
+/** The nearest directory at or above `start` that holds a Pulumi.yaml. */
+export function projectDir(start: string): string {
+  let dir = path.resolve(start);
+  while (!existsSync(path.join(dir, "Pulumi.yaml"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new UsageError(`no Pulumi.yaml at or above ${start}; pass --cwd`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Selects an existing stack; the CLI, backend and secrets come from the environment. */
+export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
+  return LocalWorkspace.selectStack({ stackName, workDir: projectDir(cwd) });
+}

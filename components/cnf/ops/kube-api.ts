@@ -1,0 +1,142 @@
+/**
+ * The few Kubernetes API calls `nfv heal` needs (list, get, delete and create pods), made with the
+ * VIM's credentials from its in-memory kubeconfig (`KubernetesVim.kubeconfig`): the CA, client
+ * certificate and key are passed to TLS as data, never written to a file. The transport is
+ * injectable so that tests need no cluster.
+ */
+import * as https from "node:https";
+import { parse } from "yaml";
+import type { KubeObject } from "../../../translators/kubernetes/objects";
+import type { LiveObject } from "../../../translators/kubernetes/labels";
+import type { LivePod } from "./heal";
+
+export interface HttpRequest {
+  method: "GET" | "DELETE" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** PEM; undefined with `insecure` false means the system roots. */
+  ca?: string;
+  cert?: string;
+  key?: string;
+  insecure: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: string;
+}
+
+export type Transport = (req: HttpRequest) => Promise<HttpResponse>;
+
+export interface KubeApi {
+  /** Pods of a namespace, optionally filtered by label and field selectors. */
+  listPods(namespace: string, selectors?: { labelSelector?: string; fieldSelector?: string }): Promise<LivePod[]>;
+  /** The pod, or undefined when it does not exist (404). */
+  getPod(namespace: string, name: string): Promise<LivePod | undefined>;
+  deletePod(namespace: string, name: string, propagationPolicy: "Foreground" | "Background"): Promise<void>;
+  createPod(namespace: string, pod: KubeObject): Promise<void>;
+  /** Any object by API path parts; undefined when it does not exist (404). */
+  getObject(apiVersion: string, plural: string, namespace: string | undefined, name: string): Promise<LiveObject | undefined>;
+}
+
+interface Credentials {
+  server: string;
+  base: Omit<HttpRequest, "method" | "url" | "body">;
+}
+
+/** Reads the current context's cluster and user of a kubeconfig. */
+export function credentialsOf(kubeconfig: string): Credentials {
+  const cfg = parse(kubeconfig) as {
+    "current-context"?: string;
+    contexts?: { name: string; context: { cluster: string; user: string } }[];
+    clusters?: { name: string; cluster: Record<string, unknown> }[];
+    users?: { name: string; user: Record<string, unknown> }[];
+  };
+  const ctx = cfg.contexts?.find((c) => c.name === cfg["current-context"]) ?? cfg.contexts?.[0];
+  const cluster = cfg.clusters?.find((c) => c.name === ctx?.context.cluster)?.cluster;
+  const user = cfg.users?.find((u) => u.name === ctx?.context.user)?.user ?? {};
+  if (!cluster || typeof cluster.server !== "string") throw new Error("kubeconfig: no cluster server in the current context");
+  const data = (v: unknown) => (typeof v === "string" ? Buffer.from(v, "base64").toString("utf8") : undefined);
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (typeof user.token === "string") headers.Authorization = `Bearer ${user.token}`;
+  else if (typeof user.username === "string") headers.Authorization = `Basic ${Buffer.from(`${user.username}:${String(user.password ?? "")}`).toString("base64")}`;
+  const base: Credentials["base"] = { headers, insecure: cluster["insecure-skip-tls-verify"] === true };
+  const ca = data(cluster["certificate-authority-data"]);
+  const cert = data(user["client-certificate-data"]);
+  const key = data(user["client-key-data"]);
+  if (ca) base.ca = ca;
+  if (cert && key) {
+    base.cert = cert;
+    base.key = key;
+  }
+  return { server: cluster.server.replace(/\/+$/, ""), base };
+}
+
+export function kubeApi(kubeconfig: string, transport: Transport = httpsTransport): KubeApi {
+  const { server, base } = credentialsOf(kubeconfig);
+  const call = async (method: HttpRequest["method"], path: string, body?: unknown): Promise<HttpResponse> => {
+    const headers = body === undefined ? base.headers : { ...base.headers, "Content-Type": "application/json" };
+    return transport({ ...base, headers, method, url: server + path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  };
+  const fail = (what: string, r: HttpResponse): never => {
+    let reason = r.body;
+    try {
+      reason = (JSON.parse(r.body) as { message?: string }).message ?? r.body;
+    } catch {
+      // not a Status object; keep the text
+    }
+    throw new Error(`${what}: HTTP ${r.status}: ${reason}`);
+  };
+  const pods = (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`;
+  return {
+    async listPods(namespace, selectors = {}) {
+      const q = new URLSearchParams();
+      if (selectors.labelSelector) q.set("labelSelector", selectors.labelSelector);
+      if (selectors.fieldSelector) q.set("fieldSelector", selectors.fieldSelector);
+      const r = await call("GET", pods(namespace) + (q.size ? `?${q}` : ""));
+      if (r.status !== 200) fail(`list pods in ${namespace}`, r);
+      return (JSON.parse(r.body) as { items: LivePod[] }).items;
+    },
+    async getPod(namespace, name) {
+      const r = await call("GET", `${pods(namespace)}/${encodeURIComponent(name)}`);
+      if (r.status === 404) return undefined;
+      if (r.status !== 200) fail(`get pod ${namespace}/${name}`, r);
+      return JSON.parse(r.body) as LivePod;
+    },
+    async deletePod(namespace, name, propagationPolicy) {
+      const r = await call("DELETE", `${pods(namespace)}/${encodeURIComponent(name)}`, { apiVersion: "v1", kind: "DeleteOptions", propagationPolicy });
+      if (r.status !== 200 && r.status !== 202 && r.status !== 404) fail(`delete pod ${namespace}/${name}`, r);
+    },
+    async getObject(apiVersion, plural, namespace, name) {
+      const group = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+      const ns = namespace === undefined ? "" : `/namespaces/${encodeURIComponent(namespace)}`;
+      const r = await call("GET", `${group}${ns}/${plural}/${encodeURIComponent(name)}`);
+      if (r.status === 404) return undefined;
+      if (r.status !== 200) fail(`get ${plural} ${namespace ? `${namespace}/` : ""}${name}`, r);
+      return JSON.parse(r.body) as LiveObject;
+    },
+    async createPod(namespace, pod) {
+      const r = await call("POST", pods(namespace), { ...pod, metadata: { ...pod.metadata, namespace } });
+      if (r.status !== 201 && r.status !== 200) fail(`create pod ${namespace}/${pod.metadata.name}`, r);
+    },
+  };
+}
+
+/** node:https with the credentials as data (no files). */
+export const httpsTransport: Transport = (req) =>
+  new Promise((resolve, reject) => {
+    const r = https.request(
+      req.url,
+      { method: req.method, headers: req.headers, ca: req.ca, cert: req.cert, key: req.key, rejectUnauthorized: !req.insecure, timeout: 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
+    r.on("timeout", () => r.destroy(new Error(`${req.method} ${req.url}: timed out`)));
+    r.on("error", reject);
+    if (req.body !== undefined) r.write(req.body);
+    r.end();
+  });

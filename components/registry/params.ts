@@ -1,0 +1,114 @@
+/**
+ * Tacker's `additionalParams.private_registry_installation_param`, accepted as the seed's
+ * `private_registry_param_file.json` writes it, checked before anything is registered.
+ */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { DiagnosticBag } from "../../translators/diagnostics";
+
+export interface RegistryProxy {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/** The checked parameters. */
+export interface RegistryInstallation {
+  /** `ssh_cp_name`; absent only for an existing host. */
+  sshCpName?: string;
+  /** `ssh_username`. */
+  sshUsername: string;
+  /** `ssh_password` (Tacker parity; prefer a key). */
+  sshPassword?: string;
+  /** `image_path`: package-relative `docker save` tarball. */
+  imagePath?: string;
+  /** `port_no`, default 5000. */
+  portNo: number;
+  proxy: RegistryProxy;
+}
+
+export const PARAM_KEY = "private_registry_installation_param";
+const PATH = `additionalParams.${PARAM_KEY}`;
+
+/**
+ * Reads the parameters. `cpIds` (the flavour's CPs) is given for a VNF, where `ssh_cp_name` is
+ * required and must name one; `packageDir` is where `image_path` must exist.
+ */
+export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[]; packageDir?: string; sshUsername?: string }): { value?: RegistryInstallation; bag: DiagnosticBag } {
+  const bag = new DiagnosticBag();
+  if (raw === undefined || raw === null) {
+    if (opts.cpIds) {
+      bag.error("REGISTRY_PARAM_MISSING", `\`${PATH}\` is required`, { path: PATH });
+      return { bag };
+    }
+    raw = {};
+  }
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    bag.error("REGISTRY_PARAM_TYPE", `\`${PATH}\` must be an object`, { path: PATH });
+    return { bag };
+  }
+  const p = raw as Record<string, unknown>;
+  const known = ["ssh_cp_name", "ssh_username", "ssh_password", "image_path", "port_no", "proxy"];
+  for (const k of Object.keys(p)) if (!known.includes(k)) bag.warning("REGISTRY_PARAM_UNKNOWN", `unknown key \`${k}\``, { path: `${PATH}.${k}` });
+  const str = (k: string): string | undefined => {
+    const v = p[k];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "string") {
+      bag.error("REGISTRY_PARAM_TYPE", `\`${k}\` must be a string`, { path: `${PATH}.${k}` });
+      return undefined;
+    }
+    return v;
+  };
+  const sshCpName = str("ssh_cp_name");
+  if (opts.cpIds) {
+    if (!sshCpName) bag.error("REGISTRY_SSH_CP_NAME", "`ssh_cp_name` is required: the CP whose address the install runs over SSH", { path: `${PATH}.ssh_cp_name` });
+    else if (!opts.cpIds.includes(sshCpName)) bag.error("REGISTRY_SSH_CP_NAME", `ssh_cp_name \`${sshCpName}\` is not a CP of the flavour (CPs: ${opts.cpIds.join(", ")})`, { path: `${PATH}.ssh_cp_name` });
+  }
+  const sshUsername = str("ssh_username") ?? opts.sshUsername;
+  if (!sshUsername) bag.error("REGISTRY_SSH_USERNAME", "`ssh_username` is required", { path: `${PATH}.ssh_username` });
+  const sshPassword = str("ssh_password");
+  const imagePath = str("image_path");
+  if (imagePath !== undefined) {
+    const norm = path.posix.normalize(imagePath);
+    if (norm.startsWith("../") || path.isAbsolute(norm)) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} must be inside the package`, { path: `${PATH}.image_path` });
+    else if (!opts.packageDir) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} is given but no package directory to take it from`, { path: `${PATH}.image_path` });
+    else if (!existsSync(path.join(opts.packageDir, norm))) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} is not in the package ${opts.packageDir}`, { path: `${PATH}.image_path` });
+  }
+  let portNo = 5000;
+  const rawPort = p.port_no;
+  if (rawPort !== undefined && rawPort !== null) {
+    const n = typeof rawPort === "number" ? rawPort : typeof rawPort === "string" && /^\d+$/.test(rawPort.trim()) ? Number(rawPort.trim()) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 65535) bag.error("REGISTRY_PORT_NO", `port_no ${JSON.stringify(rawPort)} is not a TCP port (1-65535)`, { path: `${PATH}.port_no` });
+    else portNo = n;
+  }
+  const proxy: RegistryProxy = {};
+  if (p.proxy !== undefined && p.proxy !== null) {
+    if (typeof p.proxy !== "object" || Array.isArray(p.proxy)) bag.error("REGISTRY_PARAM_TYPE", "`proxy` must be an object", { path: `${PATH}.proxy` });
+    else {
+      const px = p.proxy as Record<string, unknown>;
+      for (const [k, field] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"], ["no_proxy", "noProxy"]] as const) {
+        const v = px[k];
+        if (v === undefined || v === null) continue;
+        if (typeof v !== "string" || /[\r\n]/.test(v)) bag.error("REGISTRY_PARAM_TYPE", `proxy.${k} must be a one-line string`, { path: `${PATH}.proxy.${k}` });
+        else proxy[field] = v;
+      }
+    }
+  }
+  if (bag.hasErrors()) return { bag };
+  const value: RegistryInstallation = { sshUsername: sshUsername!, portNo, proxy };
+  if (sshCpName) value.sshCpName = sshCpName;
+  if (sshPassword !== undefined) value.sshPassword = sshPassword;
+  if (imagePath !== undefined) value.imagePath = path.posix.normalize(imagePath);
+  return { value, bag };
+}
+
+/** Builds the install script's stdin (`key=value` lines). Values never contain a newline. */
+export function registryStdin(fields: Record<string, string | undefined>): string {
+  return Object.entries(fields)
+    .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== "")
+    .map(([k, v]) => {
+      if (/[\r\n]/.test(v)) throw new Error(`registry parameter ${k} contains a newline`);
+      return `${k}=${v}\n`;
+    })
+    .join("");
+}

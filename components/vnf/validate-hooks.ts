@@ -1,0 +1,54 @@
+/** Checks of the VmVnf arguments that the plan does not cover (hooks, SSH, images); throws one error listing all. */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { DiagnosticBag } from "../../translators/diagnostics";
+import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
+import type { VmVnfArgs } from "./vm-vnf";
+
+export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
+  const bag = new DiagnosticBag();
+  const flavour = args.flavours.find((f) => f.id === plan.flavourId)!;
+  const vduIds = plan.vdus.map((v) => v.vduId);
+  const hooks = args.hooks ?? [];
+  const files = args.files ?? [];
+  if ((hooks.length > 0 || files.length > 0) && !args.ssh) {
+    bag.error("VNF_HOOK_NO_SSH", "hooks or files are given but no `ssh` access (cpId, user, key or password)", { path: "ssh" });
+  }
+  if (args.ssh) {
+    const cpIds = [args.ssh.cpId].flat().filter((c) => c !== "");
+    if (cpIds.length === 0) bag.error("VNF_SSH_CP", "`ssh.cpId` (ssh_cp_name) is required", { path: "ssh.cpId" });
+    for (const cp of cpIds) {
+      if (!flavour.cps.some((c) => c.id === cp)) bag.error("VNF_SSH_CP", `ssh_cp_name \`${cp}\` is not a CP of flavour \`${flavour.id}\` (CPs: ${flavour.cps.map((c) => c.id).join(", ")})`, { path: "ssh.cpId" });
+    }
+    const hooked = new Set([...hooks.flatMap((h) => h.vdus ?? vduIds), ...files.flatMap((f) => f.vdus ?? vduIds)]);
+    for (const v of hooked) {
+      if (cpIds.length > 0 && !flavour.cps.some((c) => c.vduId === v && cpIds.includes(c.id))) {
+        bag.error("VNF_SSH_CP", `VDU \`${v}\` runs hooks but has none of the SSH CPs ${cpIds.join(", ")}`, { path: "ssh.cpId" });
+      }
+    }
+    if (args.ssh.user === undefined || args.ssh.user === "") bag.error("VNF_SSH_USER", "`ssh.user` (ssh_username) is required", { path: "ssh.user" });
+    if (args.ssh.privateKey === undefined && args.ssh.password === undefined) bag.error("VNF_SSH_AUTH", "`ssh` needs a privateKey or a password", { path: "ssh" });
+  }
+  hooks.forEach((h, i) => {
+    if (!(LCM_OPERATIONS as readonly string[]).includes(h.operation)) bag.error("VNF_HOOK_OPERATION", `hook \`${h.operation}\` is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, { path: `hooks[${i}].operation` });
+    if (h.operation.startsWith("change_external_connectivity")) bag.error("VNF_HOOK_UNSUPPORTED", `hook \`${h.operation}\` is not wired yet (no change-external-connectivity operation exists)`, { path: `hooks[${i}].operation` });
+    if (!existsSync(h.script)) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} does not exist`, { path: `hooks[${i}].script` });
+    for (const v of h.vdus ?? []) if (!vduIds.includes(v)) bag.error("VNF_UNKNOWN_VDU", `hook \`${h.operation}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``, { path: `hooks[${i}].vdus` });
+  });
+  files.forEach((f, i) => {
+    if (!existsSync(f.source)) bag.error("VNF_FILE_MISSING", `file ${f.source} does not exist`, { path: `files[${i}].source` });
+    if (!f.remotePath.startsWith("/")) bag.error("VNF_FILE_REMOTE_PATH", `remotePath ${f.remotePath} must be absolute`, { path: `files[${i}].remotePath` });
+  });
+  if (args.images === "upload") {
+    if (!args.packageDir) bag.error("VNF_IMAGE_UPLOAD", "images: upload needs `packageDir`", { path: "packageDir" });
+    else {
+      for (const v of plan.vdus) {
+        if (!v.imageName) continue;
+        if (!v.imageFile || !existsSync(path.join(args.packageDir, v.imageFile))) {
+          bag.error("VNF_IMAGE_MISSING", `VDU \`${v.vduId}\`: image file ${v.imageFile ?? "(none declared)"} is not in the package ${args.packageDir}`, { path: "images" });
+        }
+      }
+    }
+  }
+  bag.throwIfErrors("invalid VmVnf arguments");
+}

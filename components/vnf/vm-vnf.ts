@@ -1,0 +1,241 @@
+import * as path from "node:path";
+import * as openstack from "@pulumi/openstack";
+import * as pulumi from "@pulumi/pulumi";
+import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
+import type { Flavour } from "../../translators/tosca/model";
+import { healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
+import { planVmVnf, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
+import { validateHooks } from "./validate-hooks";
+
+/**
+ * A VM-based VNF on an OpenStack VIM. `flavours`, `request`, `scaleLevels` and `healGenerations`
+ * are plain values, not Inputs: they decide which resources exist, which must be known when the
+ * program runs (and they come from files and stack config, which are).
+ */
+export interface VmVnfArgs {
+  /** Every flavour of the VNF model (`translatePackage(dir).model.flavours`); `request.flavourId` picks one. */
+  flavours: Flavour[];
+  /** The Tacker InstantiateVnfRequest (param file) as `readInstantiateRequest` returns it. */
+  request: InstantiateVnfRequest;
+  /** The VIM's provider (`OpenStackVim.provider`): every child and lookup uses it. */
+  provider: openstack.Provider;
+  /** Scale level per aspect (stack config); default: the instantiation level's `scale_info`. */
+  scaleLevels?: Record<string, number>;
+  /** Heal generation per VNFC id (stack config, raised by `nfv heal` through `planHeal`). */
+  healGenerations?: Record<string, number>;
+  /** Extra allowed address pairs (VIPs) per CP id. */
+  allowedAddressPairs?: Record<string, string[]>;
+  /** Security group ids per CP id; CPs not listed get the project's default group. */
+  securityGroupIds?: Record<string, pulumi.Input<string>[]>;
+  /** `lookup` (default): Glance image by `sw_image_data.name`. `upload`: from the package artifact under `packageDir`. */
+  images?: "lookup" | "upload";
+  /** Package root directory; needed for `images: "upload"`. */
+  packageDir?: string;
+  /** Nova flavor name per VDU id; default the VNFD's requested flavor, else a flavor sized from `virtual_compute` (needs admin). */
+  flavorNames?: Record<string, string>;
+  /** Nova key pair name for every server. */
+  keyPair?: pulumi.Input<string>;
+  /** cloud-init user data per VDU id. */
+  userData?: Record<string, pulumi.Input<string>>;
+  /** Extra Cinder volumes per VDU, as if the VNFD declared `Vdu.VirtualBlockStorage` (kept across heal). */
+  extraStorages?: { id: string; sizeGib: number; vduIds: string[] }[];
+  /** Mgmt Driver hooks: scripts per LCM operation. */
+  hooks?: HookScript[];
+  /** Files copied to VNFCs before hooks run. */
+  files?: HookFile[];
+  /** SSH access for hooks; required when `hooks` or `files` are given. */
+  ssh?: SshArgs;
+}
+
+/** One VNFC in the exported map. */
+export interface VnfcInfo {
+  vdu: string;
+  index: number;
+  serverUrn: string;
+  serverId: string;
+  /** Per CP id: the port and its IPs. */
+  ports: Record<string, { portId: string; portUrn: string; ips: string[] }>;
+  /** Every fixed IP of the VNFC, in CP order. */
+  ips: string[];
+  /** Volumes (kept across heal). */
+  volumeUrns: string[];
+}
+
+export class VmVnf extends pulumi.ComponentResource {
+  /** The plan the resources were made from (plain data). */
+  readonly plan: VmVnfPlan;
+  /** `vnfcId → {vdu, index, serverUrn, ports, ips}`. */
+  readonly vnfcs: pulumi.Output<Record<string, VnfcInfo>>;
+  readonly servers: Record<string, openstack.compute.Instance>;
+  /** Ports keyed `${vnfcId}/${cpId}`. */
+  readonly ports: Record<string, openstack.networking.Port>;
+  /** Networks the component created, keyed by VL id. */
+  readonly networks: Record<string, openstack.networking.Network>;
+  /** Hook commands by resource name. */
+  readonly hookCommands: Map<string, HookCommand>;
+  /** Hook steps `vnfcId:operation` in run order. */
+  readonly hookOrder: string[];
+  /** Scale level per aspect in effect. */
+  readonly scaleLevels: pulumi.Output<Record<string, number>>;
+
+  constructor(name: string, args: VmVnfArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Everything is checked before anything, even this component, is registered.
+    const plan = planVmVnf(args.flavours, args.request, {
+      scaleLevels: args.scaleLevels, allowedAddressPairs: args.allowedAddressPairs, extraStorages: args.extraStorages,
+    });
+    validateHooks(plan, args);
+    super("nfv:vnf:VmVnf", name, {}, opts);
+    this.plan = plan;
+    const provider = args.provider;
+    const child = (extra: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions => ({ parent: this, provider, ...extra });
+    const invokeOpts: pulumi.InvokeOutputOptions = { parent: this, provider };
+
+    // Networks: internal VLs are created; external ones are referenced.
+    this.networks = {};
+    const networkIds: Record<string, pulumi.Input<string>> = {};
+    const subnetIds: Record<string, pulumi.Input<string>> = {};
+    for (const n of plan.networks) {
+      if (n.external) {
+        networkIds[n.id] = n.resourceId!;
+        continue;
+      }
+      const net = new openstack.networking.Network(`${name}-${n.id}`, { name: `${name}-${n.id}`, adminStateUp: true }, child());
+      const subnet = new openstack.networking.Subnet(`${name}-${n.id}-subnet`, {
+        name: `${name}-${n.id}`, networkId: net.id, cidr: n.cidr!, ipVersion: n.ipVersion, enableDhcp: n.dhcpEnabled,
+        ...(n.gatewayIp ? { gatewayIp: n.gatewayIp } : {}),
+      }, child());
+      this.networks[n.id] = net;
+      networkIds[n.id] = net.id;
+      subnetIds[n.id] = subnet.id;
+    }
+
+    const serverGroups: Record<string, openstack.compute.ServerGroup> = {};
+    for (const g of plan.serverGroups) {
+      serverGroups[g.ruleId] = new openstack.compute.ServerGroup(`${name}-${g.ruleId}`, { name: `${name}-${g.ruleId}`, policies: [g.policy] }, child());
+    }
+
+    // Images and flavors, one per VDU.
+    const imageIds: Record<string, pulumi.Input<string>> = {};
+    const flavorRefs: Record<string, { flavorName?: pulumi.Input<string>; flavorId?: pulumi.Input<string> }> = {};
+    const imageByName = new Map<string, pulumi.Input<string>>();
+    const imageId = (imageName: string, file: string | undefined, vduFlavour: Flavour) => {
+      if (imageByName.has(imageName)) return imageByName.get(imageName)!;
+      let id: pulumi.Input<string>;
+      if (args.images === "upload") {
+        const sw = vduFlavour.vdus.map((v) => (v.kind === "compute" ? v.swImage : undefined)).find((s) => s?.name === imageName) ?? vduFlavour.storages.map((s) => s.swImage).find((s) => s?.name === imageName);
+        id = new openstack.images.Image(`${name}-image-${slug(imageName)}`, {
+          name: imageName, containerFormat: sw?.containerFormat ?? "bare", diskFormat: sw?.diskFormat ?? "qcow2",
+          localFilePath: path.join(args.packageDir!, file!), visibility: "private",
+          ...(sw?.minDiskGib !== undefined ? { minDiskGb: sw.minDiskGib } : {}), ...(sw?.minRamMib !== undefined ? { minRamMb: sw.minRamMib } : {}),
+        }, child()).id;
+      } else {
+        id = openstack.images.getImageOutput({ name: imageName, mostRecent: true }, invokeOpts).id;
+      }
+      imageByName.set(imageName, id);
+      return id;
+    };
+    const flavour = args.flavours.find((f) => f.id === plan.flavourId)!;
+    for (const v of plan.vdus) {
+      if (v.imageName) imageIds[v.vduId] = imageId(v.imageName, v.imageFile, flavour);
+      const named = args.flavorNames?.[v.vduId] ?? v.flavorName;
+      if (named) flavorRefs[v.vduId] = { flavorName: named };
+      else {
+        const f = new openstack.compute.Flavor(`${name}-${v.vduId}-flavor`, {
+          name: `${name}-${v.vduId}`, ram: v.memoryMib, vcpus: v.numCpus, disk: v.rootDiskGib, isPublic: false,
+        }, child());
+        flavorRefs[v.vduId] = { flavorId: f.id };
+      }
+    }
+
+    // Ports, volumes, heal_start hooks, servers, attachments: per VNFC.
+    this.ports = {};
+    this.servers = {};
+    const targets: VnfcTarget[] = [];
+    const info: Record<string, pulumi.Output<VnfcInfo>> = {};
+    const portsOf = new Map<string, { cp: PlannedPort; port?: openstack.networking.Port; id: pulumi.Input<string>; ips: pulumi.Output<string[]> }[]>();
+    for (const vnfc of plan.vnfcs) {
+      portsOf.set(vnfc.id, vnfc.ports.map((p) => this.port(name, vnfc, p, networkIds, subnetIds, args, invokeOpts, child)));
+    }
+    const hostOf = (vnfc: PlannedVnfc) => {
+      const wanted = args.ssh ? [args.ssh.cpId].flat() : [];
+      const p = wanted.map((cp) => portsOf.get(vnfc.id)!.find((x) => x.cp.cpId === cp)).find((x) => x !== undefined);
+      return p ? p.ips.apply((ips) => ips[0]) : pulumi.output("");
+    };
+    const healGen = (id: string) => args.healGenerations?.[id] ?? 0;
+    const preTargets = plan.vnfcs.map((v) => ({ id: v.id, vduId: v.vduId, scaledOut: v.scaledOut, host: hostOf(v), serverId: "", dependsOn: [], healGeneration: healGen(v.id) }));
+    const healStarts = healStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh);
+
+    for (const vnfc of plan.vnfcs) {
+      const ports = portsOf.get(vnfc.id)!;
+      const volumes = vnfc.volumes.map((vol) => new openstack.blockstorage.Volume(`${name}-${vnfc.id}-${vol.storageId}`, {
+        name: `${name}-${vnfc.id}-${vol.storageId}`, size: vol.sizeGib,
+        ...(vol.imageName ? { imageId: imageId(vol.imageName, flavour.storages.find((s) => s.id === vol.storageId)?.swImage?.artifactFile, flavour) } : {}),
+      }, child()));
+      const group = vnfc.serverGroup ? serverGroups[vnfc.serverGroup] : undefined;
+      const bootIndex = vnfc.volumes.findIndex((vol) => vol.boot);
+      const healStart = healStarts.get(vnfc.id);
+      const server = new openstack.compute.Instance(`${name}-${vnfc.id}`, {
+        name: `${name}-${vnfc.id}`,
+        ...flavorRefs[vnfc.vduId],
+        ...(imageIds[vnfc.vduId] ? { imageId: imageIds[vnfc.vduId] } : {}),
+        networks: ports.map((p) => ({ port: p.id })),
+        // Boot volume: a separate resource (kept across heal), not deleted with the server.
+        ...(bootIndex >= 0 ? { blockDevices: [{ uuid: volumes[bootIndex].id, sourceType: "volume", destinationType: "volume", bootIndex: 0, deleteOnTermination: false }] } : {}),
+        ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
+        ...(args.keyPair ? { keyPair: args.keyPair } : {}),
+        ...(args.userData?.[vnfc.vduId] ? { userData: args.userData[vnfc.vduId] } : {}),
+        metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
+        // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
+        vendorOptions: { detachPortsBeforeDestroy: true },
+      }, child({ deleteBeforeReplace: true, ...(healStart ? { dependsOn: [healStart] } : {}) }));
+      const attaches = volumes.filter((_vol, i) => i !== bootIndex).map((vol) => ({ vol, i: volumes.indexOf(vol) })).map(({ vol, i }) => new openstack.compute.VolumeAttach(`${name}-${vnfc.id}-${vnfc.volumes[i].storageId}-attach`, {
+        instanceId: server.id, volumeId: vol.id,
+      }, child()));
+      this.servers[vnfc.id] = server;
+      targets.push({ id: vnfc.id, vduId: vnfc.vduId, scaledOut: vnfc.scaledOut, host: hostOf(vnfc), serverId: server.id, dependsOn: [server, ...attaches], healGeneration: healGen(vnfc.id),
+        volumeIds: Object.fromEntries(volumes.map((vol, i) => [vnfc.volumes[i].storageId, vol.id])) });
+      const portInfo = pulumi.all(ports.map((p) => pulumi.all([p.id, p.port ? p.port.urn : pulumi.output(""), p.ips]))).apply((list) =>
+        Object.fromEntries(list.map(([id, urn, ips], i) => [ports[i].cp.cpId, { portId: id, portUrn: urn, ips }])));
+      info[vnfc.id] = pulumi.all([server.urn, server.id, portInfo, pulumi.all(volumes.map((v) => v.urn))]).apply(([serverUrn, serverId, portMap, volumeUrns]) => ({
+        vdu: vnfc.vduId, index: vnfc.index, serverUrn, serverId, ports: portMap,
+        ips: Object.values(portMap).flatMap((p) => p.ips), volumeUrns,
+      }));
+    }
+    const wired = wireHooks(this, name, targets, args.hooks ?? [], args.files ?? [], args.ssh);
+    this.hookCommands = new Map<string, HookCommand>([...[...healStarts.entries()].map(([id, c]) => [`${name}-${id}-heal_start`, c] as [string, HookCommand]), ...wired.commands]);
+    this.hookOrder = [...[...healStarts.keys()].map((id) => `${id}:heal_start`), ...wired.order];
+    this.vnfcs = pulumi.all(info);
+    this.scaleLevels = pulumi.output(plan.scaleLevels);
+    this.registerOutputs({ vnfcs: this.vnfcs, scaleLevels: this.scaleLevels });
+  }
+
+  private port(
+    name: string, vnfc: PlannedVnfc, p: PlannedPort, networkIds: Record<string, pulumi.Input<string>>, subnetIds: Record<string, pulumi.Input<string>>,
+    args: VmVnfArgs, invokeOpts: pulumi.InvokeOutputOptions, child: (o?: pulumi.CustomResourceOptions) => pulumi.CustomResourceOptions,
+  ) {
+    if (p.linkPortId) {
+      const existing = openstack.networking.getPortOutput({ portId: p.linkPortId }, invokeOpts);
+      return { cp: p, id: p.linkPortId as pulumi.Input<string>, ips: existing.allFixedIps };
+    }
+    const subnetId = p.subnetId ?? subnetIds[p.networkId] ??
+      (p.fixedAddresses.length > 0 ? openstack.networking.getSubnetOutput({ networkId: networkIds[p.networkId], ipVersion: 4 }, invokeOpts).id : undefined);
+    const port = new openstack.networking.Port(`${name}-${vnfc.id}-${p.cpId}`, {
+      name: `${name}-${vnfc.id}-${p.cpId}`,
+      networkId: networkIds[p.networkId],
+      adminStateUp: true,
+      ...(p.fixedAddresses.length > 0 ? { fixedIps: p.fixedAddresses.map((ipAddress) => ({ subnetId: subnetId!, ipAddress })) } : subnetIds[p.networkId] ? { fixedIps: [{ subnetId: subnetIds[p.networkId] }] } : {}),
+      ...(p.macAddress ? { macAddress: p.macAddress } : {}),
+      ...(p.allowedAddressPairs.length > 0 ? { allowedAddressPairs: p.allowedAddressPairs.map((ipAddress) => ({ ipAddress })) } : {}),
+      ...(args.securityGroupIds?.[p.cpId] ? { securityGroupIds: args.securityGroupIds[p.cpId] } : {}),
+      tags: [`nfv-vnfc-id=${vnfc.id}`, `nfv-cp-id=${p.cpId}`],
+    }, child());
+    this.ports[`${vnfc.id}/${p.cpId}`] = port;
+    // A fixed address is known before the port exists: hooks can dial it in preview.
+    const ips = p.fixedAddresses.length > 0 ? pulumi.output(p.fixedAddresses) : port.allFixedIps.apply((x) => x ?? []);
+    return { cp: p, port, id: port.id as pulumi.Input<string>, ips };
+  }
+}
+
+export function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}

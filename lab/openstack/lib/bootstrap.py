@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Idempotent registration for the lab, in one process (the openstack CLI costs 3-4 s per call).
+
+  bootstrap.py catalog    projects, roles, service users, services and endpoints
+  bootstrap.py resources  images, flavors, volume type, provider network + subnet
+
+Reads the admin password and the lab settings from the environment (set by lab/openstack/up).
+Prints one `key=value` line per object it made or found.
+"""
+import os
+import sys
+
+import openstack
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
+
+E = os.environ
+SERVICE_PASSWORD = E["SERVICE_PASSWORD"]
+SERVICES = {
+    # name: (type, url, user)
+    "keystone": ("identity", "http://127.0.0.1:5000/v3/", None),
+    "glance": ("image", "http://127.0.0.1:9292", "glance"),
+    "placement": ("placement", "http://127.0.0.1:8778", "placement"),
+    "nova": ("compute", "http://127.0.0.1:8774/v2.1", "nova"),
+    "neutron": ("network", "http://127.0.0.1:9696", "neutron"),
+    # gophercloud/terraform look for volumev3, newer clients for block-storage
+    "cinderv3": ("volumev3", "http://127.0.0.1:8776/v3/%(project_id)s", "cinder"),
+    "cinder": ("block-storage", "http://127.0.0.1:8776/v3/%(project_id)s", None),
+}
+
+# Images named as the shared VNF packages' sw_image_data, plus generic ones. os_admin_user is the
+# user the VM-host agent creates (the image's "default user").
+VM_USER = E.get("VM_USER", "ubuntu")
+IMAGES = {
+    "tiny": ("raw", VM_USER),
+    "cirros-0.5.2-x86_64-disk": ("qcow2", "cirros"),
+    "ubuntu-20.04-server-cloudimg-amd64": ("qcow2", "ubuntu"),
+    "Software of VDU1": ("qcow2", "cirros"),
+    "VirtualStorage": ("qcow2", "cirros"),
+    "Image for Private registry": ("qcow2", "ubuntu"),
+    "Image for masterNode kubernetes": ("qcow2", "ubuntu"),
+    "Image for workerNode kubernetes": ("qcow2", "ubuntu"),
+    "Image for masterNode HA kubernetes": ("qcow2", "ubuntu"),
+    "Image for workerNode HA kubernetes": ("qcow2", "ubuntu"),
+}
+FLAVORS = {  # name: (vcpus, ram MiB, disk GiB)
+    "m1.tiny": (1, 512, 1),
+    "m1.small": (1, 2048, 20),
+    "m1.medium": (2, 4096, 40),
+    "m1.large": (4, 8192, 80),
+}
+
+
+def admin():
+    auth = v3.Password(auth_url=E["OS_AUTH_URL"], username="admin", password=E["OS_PASSWORD"],
+                       project_name="admin", user_domain_name="Default",
+                       project_domain_name="Default")
+    return openstack.connection.Connection(session=ks_session.Session(auth=auth),
+                                           region_name="RegionOne", interface="public")
+
+
+def out(k, v):
+    print(f"{k}={v}", flush=True)
+
+
+def ensure_role_assignment(idn, project, user, role):
+    idn.assign_project_role_to_user(project, user, role)
+
+
+def catalog(c):
+    idn = c.identity
+    roles = {}
+    for r in ("admin", "member", "reader", "service"):
+        roles[r] = idn.find_role(r) or idn.create_role(name=r)
+    projects = {}
+    for p, desc in (("service", "lab service users"), ("nfv", "pulumi-nfv VNFs (the VIM project)")):
+        projects[p] = idn.find_project(p, domain_id="default") or idn.create_project(
+            name=p, domain_id="default", description=desc)
+        out(f"project.{p}", projects[p].id)
+    for name, (stype, url, user) in SERVICES.items():
+        if user:
+            u = idn.find_user(user, domain_id="default") or idn.create_user(
+                name=user, domain_id="default", password=SERVICE_PASSWORD)
+            ensure_role_assignment(idn, projects["service"], u, roles["admin"])
+            ensure_role_assignment(idn, projects["service"], u, roles["service"])
+        svc = next((s for s in idn.services() if s.type == stype), None)
+        if svc is None:
+            svc = idn.create_service(name=name, type=stype, description=f"{name} (lab)")
+        have = {e.interface for e in idn.endpoints(service_id=svc.id)}
+        for iface in ("public", "internal", "admin"):
+            if iface not in have:
+                idn.create_endpoint(service_id=svc.id, interface=iface, url=url, region_id="RegionOne")
+        out(f"service.{stype}", url)
+    u = idn.find_user("nfv_user", domain_id="default") or idn.create_user(
+        name="nfv_user", domain_id="default", password=E["NFV_PASSWORD"],
+        default_project_id=projects["nfv"].id)
+    for r in ("admin", "member"):
+        ensure_role_assignment(idn, projects["nfv"], u, roles[r])
+    out("user.nfv_user", u.id)
+
+
+def resources(c):
+    blob = b"pulumi-nfv lab image: the fake driver boots nothing\n" + b"\0" * (1024 * 1024 - 52)
+    for name, (fmt, user) in IMAGES.items():
+        img = c.image.find_image(name)
+        if img is None:
+            img = c.image.create_image(name=name, disk_format=fmt, container_format="bare",
+                                       visibility="public", data=blob, os_admin_user=user,
+                                       allow_duplicates=True)
+        out(f"image.{name.replace(' ', '_')}", img.id)
+    for name, (vcpus, ram, disk) in FLAVORS.items():
+        f = c.compute.find_flavor(name)
+        if f is None:
+            f = c.compute.create_flavor(name=name, vcpus=vcpus, ram=ram, disk=disk, is_public=True)
+        out(f"flavor.{name}", f.id)
+    vt = c.block_storage.find_type("nfs1")
+    if vt is None:
+        vt = c.block_storage.create_type(name="nfs1", extra_specs={"volume_backend_name": "nfs1"})
+    out("volume_type.nfs1", vt.id)
+    net = c.network.find_network("lab-net")
+    if net is None:
+        net = c.network.create_network(
+            name="lab-net", shared=True, is_router_external=True,
+            provider_network_type="flat", provider_physical_network="physnet1")
+    out("network.lab-net", net.id)
+    sub = c.network.find_subnet("lab-subnet")
+    if sub is None:
+        sub = c.network.create_subnet(
+            name="lab-subnet", network_id=net.id, ip_version=4, cidr=E["PROVIDER_CIDR"],
+            gateway_ip=E["PROVIDER_GW"], enable_dhcp=True,
+            allocation_pools=[{"start": E["PROVIDER_POOL_START"], "end": E["PROVIDER_POOL_END"]}])
+    out("subnet.lab-subnet", sub.id)
+
+
+def wait_ready(c):
+    """Exit 0 only if both computes, all agents and cinder-volume report up."""
+    hosts = set(E.get("COMPUTE_HOSTS", "oslab oslab2").split())
+    up = {s.host for s in c.compute.services() if s.binary == "nova-compute" and s.state == "up"}
+    hyp = {h.name for h in c.compute.hypervisors()}
+    agents = [a for a in c.network.agents()]
+    lb = {a.host for a in agents if a.agent_type == "Linux bridge agent" and a.is_alive}
+    dhcp = [a for a in agents if a.agent_type == "DHCP agent" and a.is_alive]
+    vol = [s for s in c.block_storage.get("/os-services").json()["services"]
+           if s["binary"] == "cinder-volume" and s["state"] == "up"]
+    ok = hosts <= up and hosts <= hyp and hosts <= lb and dhcp and vol
+    print(f"computes_up={sorted(up)} hypervisors={sorted(hyp)} lb_agents={sorted(lb)} "
+          f"dhcp_agents={len(dhcp)} cinder_volume_up={len(vol)}", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    conn = admin()
+    step = sys.argv[1]
+    if step == "catalog":
+        catalog(conn)
+    elif step == "resources":
+        resources(conn)
+    elif step == "ready":
+        sys.exit(wait_ready(conn))
+    else:
+        sys.exit(f"unknown step {step}")

@@ -1,0 +1,81 @@
+# shellcheck shell=bash disable=SC2034  # settings are used by the scripts sourcing this file
+# Shared settings and helpers for lab/openstack/{up,down,check}. Sourced, never executed.
+#
+# Every setting can be overridden from the environment; defaults are the lab's documented ones.
+
+# The image's python3 may be pyenv's (no OpenStack modules there): always use the system tools.
+export PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C.UTF-8
+
+LAB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+STATE_ROOT="${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}"
+S="$STATE_ROOT/openstack"                      # state dir: configs, data, logs, pids
+CACHE="${NFV_LAB_CACHE:-/var/cache/pulumi-nfv-lab}"
+ROOTFS_CACHE="$CACHE/rootfs-bookworm"          # debootstrap tree, made once, copied per VM host
+DEBIAN_MIRROR="${NFV_LAB_DEBIAN_MIRROR:-}"     # empty: taken from /etc/apt/sources.list*
+VM_USER="${NFV_LAB_VM_USER:-ubuntu}"           # image default user when the image has no os_admin_user
+BRIDGE="${NFV_LAB_BRIDGE:-nfvlab0}"            # the lab bridge: VM hosts + provider network
+PHYS0=osphys0                                  # veth end given to neutron (physnet1)
+PHYS1=osphys1                                  # veth end enslaved to $BRIDGE
+PROVIDER_CIDR="${NFV_LAB_PROVIDER_CIDR:-10.10.0.0/24}"
+PROVIDER_GW="${NFV_LAB_PROVIDER_GW:-10.10.0.1}"
+PROVIDER_POOL_START="${NFV_LAB_PROVIDER_POOL_START:-10.10.0.10}"
+PROVIDER_POOL_END="${NFV_LAB_PROVIDER_POOL_END:-10.10.0.250}"
+GUARD_CIDR="${NFV_LAB_GUARD_CIDR:-10.10.0.0/16}" # unreachable route: lab addresses never leave
+REGION=RegionOne
+COMPUTE_HOSTS=(oslab oslab2)                   # two fake hosts: anti-affinity needs two
+NFS_SHARE="127.0.0.1:/oslab-export"
+KEYSTONE_URL="http://127.0.0.1:5000/v3"
+IPT_COMMENT="pulumi-nfv-lab"
+
+log() { printf '%s [lab/openstack] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# pid files: $S/run/pids/<name>.pid, one per process this lab started (each in its own session).
+pidfile() { printf '%s/run/pids/%s.pid' "$S" "$1"; }
+
+running() { # running NAME: true if the recorded process is alive
+  local f pid
+  f="$(pidfile "$1")"
+  [[ -s "$f" ]] || return 1
+  pid="$(<"$f")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  # guard against pid reuse: the process must still be one of ours (session leader we started)
+  [[ "$(ps -o sid= -p "$pid" | tr -d ' ')" == "$pid" ]]
+}
+
+# start NAME CMD...: start CMD in its own session, stdout/stderr to $S/log/NAME.log, record its pid.
+start() {
+  local name="$1"; shift
+  if running "$name"; then log "$name already running (pid $(<"$(pidfile "$name")"))"; return 0; fi
+  setsid "$@" </dev/null >>"$S/log/$name.log" 2>&1 &
+  echo $! >"$(pidfile "$name")"
+  log "started $name (pid $!)"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_for() { # wait_for SECONDS DESCRIPTION CMD...: poll CMD every second
+  local t="$1" what="$2" i; shift 2
+  for ((i = 0; i < t; i++)); do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 1
+  done
+  die "timed out after ${t}s waiting for $what"
+}
+
+# Lab credentials (generated on first up, kept in the state dir, mode 600).
+load_secrets() {
+  # shellcheck source=/dev/null
+  [[ -s "$S/secrets.env" ]] && . "$S/secrets.env"
+  return 0
+}
+
+admin_env() {
+  export OS_AUTH_URL="$KEYSTONE_URL" OS_IDENTITY_API_VERSION=3 OS_REGION_NAME="$REGION"
+  export OS_USERNAME=admin OS_PASSWORD="$ADMIN_PASSWORD" OS_PROJECT_NAME=admin
+  export OS_USER_DOMAIN_NAME=Default OS_PROJECT_DOMAIN_NAME=Default OS_INTERFACE=public
+}
+
+# md5 of the share string: the directory os-brick expects the NFS share to be mounted on.
+nfs_mount_dir() { printf '%s/data/cinder/mnt/%s' "$S" "$(printf '%s' "$NFS_SHARE" | md5sum | cut -d' ' -f1)"; }

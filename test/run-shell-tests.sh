@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Shell tests for `npm test`: shellcheck on every *.sh under mgmt/ and lab/ (plus the bats stubs),
+# then bats on test/bats. Needs the Debian packages `shellcheck` and `bats`
+# (`apt-get install -y shellcheck bats`, done by .ci/run). Prints key=value totals; exits 1 on any failure.
+set -euo pipefail
+
+require_tools() {
+  local t missing=()
+  for t in shellcheck bats; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+  if (( ${#missing[@]} > 0 )); then
+    echo "run-shell-tests: missing ${missing[*]}: apt-get install -y shellcheck bats" >&2
+    exit 1
+  fi
+}
+
+run_shellcheck() {
+  local files=() f failed=0
+  while IFS= read -r -d '' f; do files+=("$f"); done < <(find mgmt lab -type f -name '*.sh' -print0 | sort -z)
+  while IFS= read -r -d '' f; do files+=("$f"); done < <(find test/bats/stubs test/run-shell-tests.sh -type f -print0 | sort -z)
+  for f in "${files[@]}"; do
+    shellcheck -x "$f" || failed=$((failed + 1))
+  done
+  echo "shellcheck_files=${#files[@]}"
+  echo "shellcheck_failed=$failed"
+  (( failed == 0 ))
+}
+
+run_bats() {
+  bats test/bats
+}
+
+main() {
+  cd "$(dirname "$0")/.."
+  require_tools
+  local rc=0
+  run_shellcheck || rc=1
+  run_bats || rc=1
+  echo "shell_tests_status=$([[ $rc -eq 0 ]] && echo passed || echo failed)"
+  return "$rc"
+}
+
+main "$@"

@@ -1,0 +1,108 @@
+/** The `nfv` command in-process: output formats and exit codes (0 ok, 1 problems, 2 usage). */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../../cli/nfv";
+import { baseFiles, edit, FIXTURES, REPO, SHARED_PACKAGES, writePackage } from "../tosca/helpers";
+import { BROKEN } from "../tosca/broken-fixtures";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
+  return { code, out, err };
+}
+
+const HELLO = join(SHARED_PACKAGES, "helloworld3");
+
+describe("nfv", () => {
+  it("lists its commands, and refuses unknown ones with exit 2", async () => {
+    expect((await run("--help")).out).toMatch(/validate .*\n.*translate/);
+    expect(await run()).toMatchObject({ code: 2 });
+    expect(await run("frobnicate")).toMatchObject({ code: 2, err: expect.stringContaining("unknown command `frobnicate`") });
+  });
+
+  it("starts with a node shebang", () => {
+    expect(readFileSync(join(REPO, "cli/nfv.ts"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+});
+
+describe("nfv validate", () => {
+  it("exits 0 on a valid package and prints a summary", async () => {
+    expect(await run("validate", HELLO)).toEqual({ code: 0, out: "0 error(s), 0 warning(s)\n", err: "" });
+  });
+
+  it("prints `file:line:col: error CODE: message` and exits 1", async () => {
+    const dir = writePackage(edit(baseFiles(), "Definitions/vnfd.yaml", "default_level: small", "default_level: medium"));
+    const r = await run("validate", dir);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(new RegExp(`^${join(dir, "Definitions/vnfd.yaml")}:\\d+:\\d+ \\(topology_template\\.policies\\[3\\]\\.instantiation_levels\\.properties\\.default_level\\): error POLICY_DEFAULT_LEVEL_MISSING: `, "m"));
+  });
+
+  it("prints the JSON shape with --format json", async () => {
+    const r = await run("validate", join(FIXTURES, "zip-symlink.zip"), "--format", "json");
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.out);
+    expect(Object.keys(json)).toEqual(["diagnostics"]);
+    expect(Object.keys(json.diagnostics[0])).toEqual(["severity", "code", "message", "file", "line", "column", "path"]);
+    expect(json.diagnostics[0]).toMatchObject({ severity: "error", code: "PKG_ZIP_ESCAPE" });
+  });
+
+  it("exits 1 for every broken fixture", async () => {
+    for (const b of BROKEN) {
+      const r = await run("validate", writePackage(b.files()), "--format", "json");
+      expect([b.name, r.code]).toEqual([b.name, 1]);
+      expect(JSON.parse(r.out).diagnostics.some((d: { code: string; line: number | null }) => d.code === b.code && d.line !== null)).toBe(true);
+    }
+  }, 60_000);
+
+  it("exits 2 on bad usage", async () => {
+    expect((await run("validate")).code).toBe(2);
+    expect((await run("validate", HELLO, "--format", "xml")).code).toBe(2);
+    expect((await run("validate", HELLO, "--colour")).code).toBe(2);
+  });
+});
+
+describe("nfv translate", () => {
+  it("prints the documented JSON shape", async () => {
+    const r = await run("translate", join(SHARED_PACKAGES, "kubernetes_vnf_package"), "--flavour", "complex");
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(Object.keys(json)).toEqual(["vnf", "flavours", "graph", "diagnostics"]);
+    expect(json.vnf).toMatchObject({ descriptorId: "b1db0ce7-ebca-1fb7-95ed-4840d70a1163", descriptorVersion: "1.0", provider: "Company", productName: "Sample VNF", softwareVersion: "1.0" });
+    const complex = json.flavours.find((f: { id: string }) => f.id === "complex");
+    expect(complex.vdus[0]).toMatchObject({ id: "masterNode", name: "masterNode", kind: "compute", minInstances: 3, maxInstances: 5, initialInstances: 3 });
+    expect(complex.cps[0]).toEqual({ id: "masterNode_CP1", vdu: "masterNode", virtualLink: null, external: true });
+    expect(complex.aspects).toEqual([{ id: "master_instance", maxScaleLevel: 2 }, { id: "worker_instance", maxScaleLevel: 2 }]);
+    expect(complex.instantiationLevels).toEqual([{ id: "instantiation_level_1", default: true }, { id: "instantiation_level_2", default: false }]);
+    expect(complex.lcmHooks.instantiate_end).toBe("Scripts/kubernetes_mgmt.py");
+    expect(json.graph.flavourId).toBe("complex");
+    expect(json.graph.nodes[0]).toMatchObject({ kind: "component", component: "kubernetes-cluster" });
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["ARTIFACT_FILE_MISSING", "ARTIFACT_FILE_MISSING", "ARTIFACT_FILE_MISSING"]);
+  });
+
+  it("uses an instantiate request for the level and external networks", async () => {
+    const request = writePackage(new Map([["req.json", JSON.stringify({ flavourId: "simple", instantiationLevelId: "instantiation_level_2", extVirtualLinks: [{ id: "net0", resourceId: "uuid", extCps: [{ cpdId: "CP1", cpConfig: [] }] }] })]]));
+    const r = await run("translate", HELLO, "--request", join(request, "req.json"));
+    expect(r.code).toBe(0);
+    const graph = JSON.parse(r.out).graph;
+    expect(graph.instantiationLevelId).toBe("instantiation_level_2");
+    expect(graph.nodes.find((n: { id: string }) => n.id === "vdu:VDU2").instances).toBe(3);
+    expect(graph.edges).toContainEqual({ from: "port:CP1", to: "network:ext:net0", kind: "attaches" });
+  });
+
+  it("draws mermaid and dot, and summarises as text", async () => {
+    expect((await run("translate", HELLO, "--format", "mermaid")).out).toMatch(/^flowchart LR\n/);
+    expect((await run("translate", HELLO, "--format", "dot")).out).toMatch(/^digraph "simple" \{/);
+    expect((await run("translate", HELLO, "--format", "text")).out).toContain("VDU VDU2 (compute, name VDU2): 1 instance(s), min 1, max 3");
+  });
+
+  it("exits 1 with diagnostics on a broken package or an unknown flavour, 2 on bad usage", async () => {
+    const broken = await run("translate", join(FIXTURES, "zip-path-escape.zip"));
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.out)).toMatchObject({ vnf: null, flavours: [], graph: null });
+    const unknown = await run("translate", HELLO, "--flavour", "nope", "--format", "mermaid");
+    expect(unknown).toMatchObject({ code: 1, out: "", err: expect.stringContaining("flavour `nope` does not exist") });
+    expect((await run("translate", HELLO, "--format", "svg")).code).toBe(2);
+  });
+});

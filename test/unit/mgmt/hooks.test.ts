@@ -1,0 +1,121 @@
+/**
+ * Hook wiring (mgmt/hooks.ts) through VmVnf on helloworld3: which commands exist for which VNFC,
+ * create vs delete, and the order Pulumi's dependencies impose. Mocks: proves the graph, not SSH.
+ */
+import * as path from "node:path";
+import * as openstack from "@pulumi/openstack";
+import * as pulumi from "@pulumi/pulumi";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
+import type { VnfModel } from "../../../translators/tosca/model";
+import { installVnfMocks, model, request } from "../vnf/vnf-mocks";
+
+let registered: Registered[];
+let vnf: typeof import("../../../components/vnf");
+let hooksMod: typeof import("../../../mgmt/hooks");
+let hw3: VnfModel;
+let provider: openstack.Provider;
+const NOOP = path.resolve(__dirname, "../../fixtures/vnf/hooks/noop.sh");
+const ALL = ["instantiate_start", "instantiate_end", "scale_start", "scale_end", "heal_start", "heal_end", "terminate_start", "terminate_end"] as const;
+
+beforeAll(async () => {
+  ({ registered } = installVnfMocks());
+  vnf = await import("../../../components/vnf");
+  hooksMod = await import("../../../mgmt/hooks");
+  hw3 = await model("helloworld3");
+  provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
+  await settle();
+});
+afterEach(async () => {
+  await settle();
+  registered.length = 0;
+});
+
+/** Builds a VmVnf with a hook for every operation; records each child's dependsOn by name. */
+function build(extra: Partial<import("../../../components/vnf").VmVnfArgs> = {}) {
+  const deps = new Map<string, string[]>();
+  const v = new vnf.VmVnf("hw", {
+    flavours: hw3.flavours, request: request("helloworld3_level1.json"), provider, scaleLevels: { worker_instance: 1 },
+    hooks: ALL.map((operation) => ({ operation, script: NOOP, args: [operation], stdin: "TOKEN=t0ps3cret\n" })),
+    ssh: { cpId: ["CP1", "CP3"], user: "ubuntu", privateKey: "PRIVATE KEY" },
+    ...extra,
+  }, {
+    transformations: [(a) => {
+      const d = (a.opts.dependsOn ?? []) as pulumi.Resource[];
+      deps.set(a.name, [d].flat().map((r) => (r as unknown as { __name?: string }).__name ?? "?"));
+      return undefined;
+    }],
+  });
+  return { v, deps };
+}
+const cmd = (name: string) => registered.find((r) => r.name === name)!;
+
+describe("hook wiring", () => {
+  it("instantiate hooks on instantiated VNFCs, scale hooks on the scaled-out one, terminate hooks as deletes; no heal hooks at generation 0", async () => {
+    const { v } = build();
+    await settle();
+    expect(v.hookOrder).toEqual([
+      "VDU1-0:instantiate_start", "VDU2-0:instantiate_start",
+      "VDU1-0:instantiate_end", "VDU2-0:instantiate_end",
+      "VDU2-1:scale_end", "VDU2-1:scale_start",
+      "VDU1-0:terminate_start", "VDU1-0:terminate_end",
+      "VDU2-0:terminate_start", "VDU2-0:terminate_end",
+      "VDU2-1:terminate_start", "VDU2-1:terminate_end",
+    ]);
+    expect(registered.filter((r) => r.type.startsWith("command:")).map((r) => r.name).sort()).toEqual([
+      ...["VDU1-0", "VDU2-0"].flatMap((id) => [`hw-${id}-copy-noop.sh`, `hw-${id}-instantiate_end`, `hw-${id}-instantiate_start`, `hw-${id}-ssh-ready`, `hw-${id}-terminate_end`, `hw-${id}-terminate_start`]),
+      "hw-VDU2-1-copy-noop.sh", "hw-VDU2-1-scale_end", "hw-VDU2-1-scale_start", "hw-VDU2-1-ssh-ready", "hw-VDU2-1-terminate_end", "hw-VDU2-1-terminate_start",
+    ].sort());
+    expect(cmd("hw-VDU1-0-instantiate_end").inputs.create).toBe("sudo -n /bin/bash /var/tmp/nfv/noop.sh instantiate_end");
+    for (const n of ["hw-VDU1-0-terminate_start", "hw-VDU1-0-terminate_end", "hw-VDU2-1-scale_start"]) {
+      expect(cmd(n).inputs.create, n).toBeUndefined();
+      expect(cmd(n).inputs.delete, n).toMatch(/^sudo -n \/bin\/bash \/var\/tmp\/nfv\/noop.sh (terminate_start|terminate_end|scale_start)$/);
+    }
+  });
+
+  it("order by dependencies: SSH wait after server, copy after wait, every instantiate_end after every instantiate_start, terminate_start deleted before terminate_end", async () => {
+    const { deps } = build();
+    await settle();
+    // VDU2 boots from its volume: no attachment to wait for, only the server.
+    expect(deps.get("hw-VDU2-0-ssh-ready")).toEqual(["hw-VDU2-0"]);
+    expect(deps.get("hw-VDU1-0-copy-noop.sh")).toEqual(["hw-VDU1-0-ssh-ready"]);
+    expect(deps.get("hw-VDU1-0-instantiate_end")).toEqual(["hw-VDU1-0-copy-noop.sh", "hw-VDU1-0-instantiate_start", "hw-VDU2-0-instantiate_start"]);
+    // Pulumi deletes dependents first: terminate_start (which depends on terminate_end) runs first.
+    expect(deps.get("hw-VDU1-0-terminate_start")).toEqual(["hw-VDU1-0-copy-noop.sh", "hw-VDU1-0-terminate_end"]);
+  });
+
+  it("secrets: stdin and key are secrets; command strings and triggers hold none", async () => {
+    build();
+    await settle();
+    for (const r of registered.filter((x) => x.type === "command:remote:Command" && x.inputs.stdin !== undefined)) {
+      expect(isSecretValue(r.inputs.stdin), r.name).toBe(true);
+      expect(plain(r.inputs.stdin)).toBe("TOKEN=t0ps3cret\n");
+    }
+    for (const r of registered.filter((x) => x.type.startsWith("command:"))) {
+      expect(JSON.stringify({ ...r.inputs, stdin: undefined, connection: undefined }), r.name).not.toContain("t0ps3cret");
+      const conn = r.inputs.connection as Record<string, unknown>;
+      const c = (isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>;
+      expect(isSecretValue(c.privateKey) || isSecretValue(conn), r.name).toBe(true);
+    }
+  });
+
+  it("heal generation: heal_start before the server (the server depends on it), heal_end after, only for that VNFC", async () => {
+    const { v, deps } = build({ healGenerations: { "VDU2-0": 2 } });
+    await settle();
+    expect(registered.filter((r) => /heal_(start|end)$/.test(r.name)).map((r) => r.name).sort()).toEqual(["hw-VDU2-0-heal_end", "hw-VDU2-0-heal_start"]);
+    expect(deps.get("hw-VDU2-0")).toEqual(["hw-VDU2-0-heal_start"]);
+    expect(deps.get("hw-VDU1-0")).toEqual([]);
+    expect(cmd("hw-VDU2-0-heal_start").inputs.triggers).toEqual([2]);
+    expect(cmd("hw-VDU2-0-heal_end").inputs.triggers).toEqual([2]);
+    // heal_start dials the kept port's address, known before the server exists.
+    const conn = cmd("hw-VDU2-0-heal_start").inputs.connection as Record<string, unknown>;
+    expect(((isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>).host).toMatch(/^10\.0\.0\./);
+    expect(v.hookOrder.filter((o) => o.includes("heal"))).toEqual(["VDU2-0:heal_start", "VDU2-0:heal_end"]);
+  });
+
+  it("shq quotes what the shell would split", () => {
+    expect(hooksMod.shq("plain-word_1.sh")).toBe("plain-word_1.sh");
+    expect(hooksMod.shq("a b")).toBe("'a b'");
+    expect(hooksMod.shq("it's")).toBe("'it'\\''s'");
+  });
+});

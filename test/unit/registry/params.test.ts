@@ -1,0 +1,40 @@
+/** private_registry_installation_param as Tacker's guide writes it: pure checks. */
+import { describe, expect, it } from "vitest";
+import { readRegistryInstallation, registryStdin } from "../../../components/registry/params";
+import { request } from "../vnf/vnf-mocks";
+
+describe("readRegistryInstallation", () => {
+  it("accepts the seed's param file as it is", () => {
+    const raw = request("private_registry_param_file.json").additionalParams!.private_registry_installation_param;
+    const { value, bag } = readRegistryInstallation(raw, { cpIds: ["CP1"] });
+    expect(bag.items).toEqual([]);
+    expect(value).toEqual({
+      sshCpName: "CP1", sshUsername: "ubuntu", sshPassword: "ubuntu", portNo: 5000,
+      proxy: { httpProxy: "http://user1:password1@host1:port1", httpsProxy: "https://user2:password2@host2:port2", noProxy: "192.168.246.0/24,10.0.0.1" },
+    });
+  });
+
+  it("port_no as a string or a number; unknown keys warn", () => {
+    expect(readRegistryInstallation({ ssh_cp_name: "CP1", ssh_username: "u", port_no: "5443" }, { cpIds: ["CP1"] }).value?.portNo).toBe(5443);
+    expect(readRegistryInstallation({ ssh_cp_name: "CP1", ssh_username: "u", port_no: 65535 }, { cpIds: ["CP1"] }).value?.portNo).toBe(65535);
+    const { bag } = readRegistryInstallation({ ssh_cp_name: "CP1", ssh_username: "u", colour: "blue" }, { cpIds: ["CP1"] });
+    expect(bag.items.map((d) => [d.severity, d.code])).toEqual([["warning", "REGISTRY_PARAM_UNKNOWN"]]);
+  });
+
+  it("an existing host needs no ssh_cp_name and takes the user from the host", () => {
+    expect(readRegistryInstallation(undefined, { sshUsername: "admin" }).value).toEqual({ sshUsername: "admin", portNo: 5000, proxy: {} });
+  });
+
+  it("all problems at once", () => {
+    const { value, bag } = readRegistryInstallation({ port_no: 0, proxy: { http_proxy: "a\nb" } }, { cpIds: ["CP1"] });
+    expect(value).toBeUndefined();
+    expect(bag.errors().map((d) => d.code)).toEqual(["REGISTRY_SSH_CP_NAME", "REGISTRY_SSH_USERNAME", "REGISTRY_PORT_NO", "REGISTRY_PARAM_TYPE"]);
+  });
+});
+
+describe("registryStdin", () => {
+  it("key=value lines, empty values left out, newlines refused", () => {
+    expect(registryStdin({ MODE: "container", PORT: "5000", HTTP_PROXY: undefined, NO_PROXY: "" })).toBe("MODE=container\nPORT=5000\n");
+    expect(() => registryStdin({ AUTH_PASSWORD: "a\nb" })).toThrow(/AUTH_PASSWORD contains a newline/);
+  });
+});

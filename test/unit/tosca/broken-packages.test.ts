@@ -1,0 +1,49 @@
+/** Every broken package (see broken-fixtures.ts) produces its error code at the position of the change. */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Diagnostic } from "../../../translators/diagnostics";
+import { translatePackage, translateSource } from "../../../translators/tosca/translate";
+import { BROKEN } from "./broken-fixtures";
+import { FIXTURES, memory, positionOf } from "./helpers";
+
+function only(diagnostics: Diagnostic[], code: string): Diagnostic {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const match = errors.find((d) => d.code === code);
+  if (!match) throw new Error(`expected ${code}, got:\n${errors.map((d) => `${d.code} ${d.message}`).join("\n")}`);
+  return match;
+}
+
+describe("broken packages", () => {
+  it("are at least 15 distinct problems", () => {
+    expect(new Set(BROKEN.map((b) => b.code)).size).toBeGreaterThanOrEqual(15);
+  });
+
+  for (const b of BROKEN) {
+    it(`${b.name}: ${b.code} at its line`, () => {
+      const files = b.files();
+      const result = translateSource(memory(files));
+      expect(result.model).toBeUndefined();
+      const d = only(result.diagnostics, b.code);
+      expect(d.file).toBe(`pkg/${b.file}`);
+      expect(d.line).toBe(positionOf(files.get(b.file)!, b.at).line);
+      expect(d.column).toBeGreaterThanOrEqual(1);
+    });
+  }
+
+  it("zip entry with `..`: PKG_ZIP_ESCAPE naming the entry", async () => {
+    const result = await translatePackage(join(FIXTURES, "zip-path-escape.zip"));
+    expect(only(result.diagnostics, "PKG_ZIP_ESCAPE")).toMatchObject({ file: join(FIXTURES, "zip-path-escape.zip"), message: expect.stringContaining("../../escaped.txt") });
+    expect(result.model).toBeUndefined();
+  });
+
+  it("zip entry that is a symbolic link: PKG_ZIP_ESCAPE", async () => {
+    const result = await translatePackage(join(FIXTURES, "zip-symlink.zip"));
+    expect(only(result.diagnostics, "PKG_ZIP_ESCAPE").message).toContain("symbolic link");
+  });
+
+  it("the same package as a valid zip translates", async () => {
+    const result = await translatePackage(join(FIXTURES, "valid.zip"));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.model?.flavours[0].vdus).toHaveLength(2);
+  });
+});

@@ -1,0 +1,74 @@
+/** One test per documented leniency (translators/tosca/leniencies.ts): accepted here, and why. */
+import { describe, expect, it } from "vitest";
+import { LENIENCIES } from "../../../translators/tosca/leniencies";
+import { translateSource } from "../../../translators/tosca/translate";
+import { baseFiles, edit, memory, type Files } from "./helpers";
+
+const VNFD = "Definitions/vnfd.yaml";
+const base = baseFiles();
+const errorsOf = (files: Files) => translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error");
+
+describe("leniencies", () => {
+  it("L1: a URL import uses the same-named file next to the importer", () => {
+    const files = edit(base, VNFD, "  - etsi_nfv_sol001_common_types.yaml\n", "  - https://forge.etsi.org/rep/nfv/SOL001/raw/v2.6.1/etsi_nfv_sol001_common_types.yaml\n");
+    expect(errorsOf(files)).toEqual([]);
+    const missing = edit(base, VNFD, "  - etsi_nfv_sol001_common_types.yaml\n", "  - https://example.com/other_types.yaml\n");
+    expect(errorsOf(missing).map((d) => d.code)).toContain("IMPORT_NOT_FOUND");
+  });
+
+  it("L2: a version may be a YAML number", () => {
+    const files = edit(base, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      version:\n        type: version\n        default: 1.0\n\ntopology_template:\n");
+    expect(errorsOf(files)).toEqual([]);
+    const bad = edit(files, VNFD, "default: 1.0", "default: one");
+    expect(errorsOf(bad).map((d) => d.code)).toEqual(["VALUE_TYPE"]);
+  });
+
+  it("L3: a string may be a YAML number, compared as text", () => {
+    expect(errorsOf(edit(base, VNFD, "software_version: '1.0'", "software_version: 1.5"))).toEqual([]);
+    const files = edit(base, VNFD, "vnfm_info: [ 'etsivnfm:v2.6.1' ]", "vnfm_info: [ 1.5 ]");
+    // The entry_schema pattern still applies to the text `1.5`.
+    expect(errorsOf(files).map((d) => d.code)).toEqual(["VALUE_CONSTRAINT"]);
+  });
+
+  it("L4: `requirements:` with every entry commented out is no requirement", () => {
+    expect(errorsOf(edit(base, VNFD, "      requirements:\n        - virtual_storage: Storage1\n", "      requirements:\n        # - virtual_storage: Storage1\n"))).toEqual([]);
+  });
+
+  it("L5: undeclared substitution requirement names and `[]` are accepted", () => {
+    expect(errorsOf(edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external1_1: [ CP1, virtual_link ]"))).toEqual([]);
+    expect(errorsOf(edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: []"))).toEqual([]);
+  });
+
+  it("L6: a flavour file the entry does not import is loaded from the entry's directory", () => {
+    const files = new Map(base);
+    files.set("Definitions/other_flavour.yaml", base.get(VNFD)!.replace("flavour_id: simple", "flavour_id: other"));
+    const result = translateSource(memory(files));
+    expect(result.model?.flavours.map((f) => f.id)).toEqual(["simple", "other"]);
+  });
+
+  it("L7: an operation written as [] is declared without implementation", () => {
+    const result = translateSource(memory(edit(base, VNFD, "          instantiate_end:\n            implementation: hook\n", "          instantiate_end: []\n")));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.model?.flavours[0].defaultLcmOperations).toEqual(["instantiate_end"]);
+    expect(result.model?.flavours[0].lcmHooks).toEqual([]);
+  });
+
+  it("L8: a derived type's property definition replaces the inherited one", () => {
+    const files = edit(base, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      vnfm_info:\n        type: list\n        entry_schema:\n          type: string\n          constraints: [ valid_values: [ Tacker ] ]\n\ntopology_template:\n");
+    const derived = edit(edit(files, VNFD, "      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"), VNFD, "vnfm_info: [ 'etsivnfm:v2.6.1' ]", "vnfm_info: [ Tacker ]");
+    expect(errorsOf(derived)).toEqual([]);
+    // Tacker does not match the ETSI pattern of the base type.
+    expect(errorsOf(edit(base, VNFD, "vnfm_info: [ 'etsivnfm:v2.6.1' ]", "vnfm_info: [ Tacker ]")).map((d) => d.code)).toEqual(["VALUE_CONSTRAINT"]);
+  });
+
+  it("L9: a substitution property violating the type's constraint is a warning", () => {
+    const files = edit(base, VNFD, "      flavour_id: simple\n", "      flavour_id: 'has space'\n");
+    const withType = edit(files, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      flavour_id:\n        type: string\n        constraints: [ valid_values: [ simple ] ]\n\ntopology_template:\n");
+    const result = translateSource(memory(edit(withType, VNFD, "    node_type: tosca.nodes.nfv.VNF", "    node_type: my.VNF")));
+    expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([["warning", "SUBSTITUTION_CONSTRAINT"]]);
+  });
+
+  it("the list and the tests agree", () => {
+    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * CPs and VLs → `port` and `network` nodes. Internal VLs become networks the component creates,
+ * unless `extManagedVirtualLinks` hands over an existing one; external CPs attach to the networks
+ * of `extVirtualLinks`, which also carry fixed addresses.
+ */
+import type { ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
+import type { Flavour } from "../tosca/model";
+import type { Diagnostic } from "../diagnostics";
+import type { GraphEdge, NetworkNode, PortNode } from "./types";
+
+export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | undefined, diagnostics: Diagnostic[]): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
+  const nodes: (NetworkNode | PortNode)[] = [];
+  const edges: GraphEdge[] = [];
+  const managed = new Map((request?.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
+  const vlIds = new Set(flavour.vls.map((v) => v.id));
+  for (const m of managed.values()) {
+    if (!vlIds.has(m.vnfVirtualLinkDescId)) diagnostics.push(requestError(`extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``));
+  }
+  for (const vl of flavour.vls) {
+    const m = managed.get(vl.id);
+    const node: NetworkNode = { kind: "network", id: `network:${vl.id}`, label: vl.cidr ? `${vl.id} ${vl.cidr}` : vl.id, networkId: vl.id, external: m !== undefined };
+    if (m) node.resourceId = m.resourceId;
+    if (vl.cidr) node.cidr = vl.cidr;
+    if (vl.ipVersion) node.ipVersion = vl.ipVersion;
+    nodes.push(node);
+  }
+  // cpdId → the external link and cp config the request gives it.
+  const extByCp = new Map<string, ExtVirtualLink>();
+  for (const link of request?.extVirtualLinks ?? []) {
+    nodes.push({ kind: "network", id: `network:ext:${link.id}`, label: `${link.id} (external)`, networkId: link.id, external: true, resourceId: link.resourceId });
+    for (const cp of link.extCps) {
+      if (!flavour.cps.some((c) => c.id === cp.cpdId)) diagnostics.push(requestError(`extVirtualLinks[${link.id}]: cpdId \`${cp.cpdId}\` is not a CP of flavour \`${flavour.id}\``));
+      extByCp.set(cp.cpdId, link);
+    }
+  }
+  for (const cp of flavour.cps) {
+    const port: PortNode = { kind: "port", id: `port:${cp.id}`, label: cp.id, cpId: cp.id, vduId: cp.vduId, fixedAddresses: [] };
+    if (cp.order !== undefined) port.order = cp.order;
+    edges.push({ from: port.id, to: `vdu:${cp.vduId}`, kind: "binds" });
+    const ext = extByCp.get(cp.id);
+    if (ext) {
+      for (const config of ext.extCps.find((c) => c.cpdId === cp.id)?.cpConfig ?? []) {
+        for (const data of config.cpProtocolData ?? []) {
+          for (const ip of data.ipOverEthernet?.ipAddresses ?? []) {
+            port.fixedAddresses.push(...(ip.fixedAddresses ?? []));
+            if (ip.subnetId) port.subnetId = ip.subnetId;
+          }
+        }
+      }
+      edges.push({ from: port.id, to: `network:ext:${ext.id}`, kind: "attaches" });
+    } else if (cp.virtualLinkId) {
+      edges.push({ from: port.id, to: `network:${cp.virtualLinkId}`, kind: "attaches" });
+    }
+    nodes.push(port);
+  }
+  return { nodes, edges };
+}
+
+export function requestError(message: string): Diagnostic {
+  return { severity: "error", code: "REQUEST_MISMATCH", message };
+}

@@ -1,0 +1,64 @@
+/**
+ * `toComponentGraph(model, flavourId, request?)`: a pure function from one flavour of a VNF model
+ * (and optionally a Tacker instantiate request) to the component graph. It assembles the pieces
+ * built by one module per concept (VDUs, networks, server groups, hooks).
+ */
+import { DiagnosticError, type Diagnostic } from "../diagnostics";
+import type { InstantiateVnfRequest } from "../tacker/instantiate-request";
+import type { VnfModel } from "../tosca/model";
+import { chooseComponent } from "./choose-component";
+import { hookNodes } from "./hooks";
+import { networkNodes, requestError } from "./networks";
+import { serverGroupNodes } from "./server-groups";
+import type { ComponentGraph, GraphEdge, GraphNode } from "./types";
+import { vduNode, volumeNodes } from "./vdus";
+
+export interface ComponentGraphResult {
+  /** Absent when the flavour or level does not exist. */
+  graph?: ComponentGraph;
+  /** Mismatches between the request and the model (severity `error`). */
+  diagnostics: Diagnostic[];
+}
+
+/** The graph, or a `DiagnosticError` listing every mismatch between request and model. */
+export function toComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest): ComponentGraph {
+  const result = planComponentGraph(model, flavourId, request);
+  if (!result.graph || result.diagnostics.some((d) => d.severity === "error")) {
+    throw new DiagnosticError(`cannot plan flavour \`${flavourId}\``, result.diagnostics);
+  }
+  return result.graph;
+}
+
+/** As `toComponentGraph`, returning problems instead of throwing. */
+export function planComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest): ComponentGraphResult {
+  const diagnostics: Diagnostic[] = [];
+  const flavour = model.flavours.find((f) => f.id === flavourId);
+  if (!flavour) {
+    diagnostics.push(requestError(`flavour \`${flavourId}\` does not exist (flavours: ${model.flavours.map((f) => f.id).join(", ") || "none"})`));
+    return { diagnostics };
+  }
+  if (request && request.flavourId !== flavourId) {
+    diagnostics.push(requestError(`the instantiate request is for flavour \`${request.flavourId}\`, not \`${flavourId}\``));
+  }
+  const levelId = request?.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
+  if (levelId !== undefined && !flavour.instantiationLevels.some((l) => l.id === levelId)) {
+    diagnostics.push(requestError(`instantiation level \`${levelId}\` does not exist in flavour \`${flavourId}\``));
+    return { diagnostics };
+  }
+  const { component, reason } = chooseComponent(flavour);
+  const root = { kind: "component" as const, id: `component:${component}`, label: `${model.vnf.productName || model.vnf.descriptorId} (${component})`, component, reason };
+  const nodes: GraphNode[] = [root];
+  const edges: GraphEdge[] = [];
+  for (const vdu of flavour.vdus) {
+    nodes.push(vduNode(vdu, levelId !== undefined ? vdu.instancesByLevel[levelId] ?? vdu.initialInstances : vdu.initialInstances));
+  }
+  for (const part of [volumeNodes(flavour), networkNodes(flavour, request, diagnostics), serverGroupNodes(flavour), hookNodes(flavour)]) {
+    nodes.push(...part.nodes);
+    edges.push(...part.edges);
+  }
+  // `contains` edges first, in node order: stable output for diffs.
+  const contains: GraphEdge[] = nodes.slice(1).map((n) => ({ from: root.id, to: n.id, kind: "contains" }));
+  const graph: ComponentGraph = { flavourId, nodes, edges: [...contains, ...edges] };
+  if (levelId !== undefined) graph.instantiationLevelId = levelId;
+  return { graph, diagnostics };
+}

@@ -1,0 +1,128 @@
+/**
+ * The component graph: the plan that `stacks/` turns into Pulumi components.
+ *
+ * `toComponentGraph(model, flavourId, request?)` (in `./to-component-graph`) builds it from one
+ * flavour of a `VnfModel` and, optionally, a Tacker `InstantiateVnfRequest`. There is exactly one
+ * `component` node; every other node is a resource that component owns, and `contains` edges say
+ * so. Node ids are stable strings (`vdu:VDU1`, `port:CP1`, …) so that a Pulumi resource name can be
+ * derived from them and stay the same between runs.
+ */
+
+/** Which Pulumi component realises the VNF. */
+export type ComponentKind =
+  /** VMs on OpenStack (Nova servers, Neutron ports/networks, Cinder volumes, server groups). */
+  | "vm-vnf"
+  /** Kubernetes workloads on a Kubernetes VIM (manifests or legacy container VDUs). */
+  | "container-vnf"
+  /** VMs running a Kubernetes cluster (Tacker's Kubernetes Mgmt Driver hooks). */
+  | "kubernetes-cluster"
+  /** One VM running a Docker private registry (Tacker's private-registry Mgmt Driver hooks). */
+  | "private-registry";
+
+export interface ComponentGraph {
+  flavourId: string;
+  /** The instantiation level the instance counts are taken from (absent: no levels declared). */
+  instantiationLevelId?: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode;
+
+interface NodeBase {
+  /** Unique in the graph: `<kind>:<model id>`. */
+  id: string;
+  /** Human label for diagrams. */
+  label: string;
+}
+
+export interface ComponentNode extends NodeBase {
+  kind: "component";
+  component: ComponentKind;
+  /** Why this component was chosen (the rule that matched), for `nfv translate` output. */
+  reason: string;
+}
+
+export interface VduNode extends NodeBase {
+  kind: "vdu";
+  vduId: string;
+  vduKind: "compute" | "container";
+  /** Instances to create (at `instantiationLevelId`). */
+  instances: number;
+  minInstances: number;
+  maxInstances: number;
+  /** Compute VDUs: `virtual_compute` in fixed units. */
+  memoryMib?: number;
+  numCpus?: number;
+  rootDiskGib?: number;
+  /** Nova flavor name requested through `requested_additional_capabilities`. */
+  flavorName?: string;
+  /** Image name from `sw_image_data.name` (Glance) or the first container image. */
+  imageName?: string;
+  /** Package-relative image file, when the package ships it. */
+  imageFile?: string;
+  /** CNF: name of the Kubernetes workload (`properties.name`). */
+  workloadName?: string;
+}
+
+export interface PortNode extends NodeBase {
+  kind: "port";
+  cpId: string;
+  vduId: string;
+  order?: number;
+  /** Fixed IP addresses requested for this port by the instantiate request. */
+  fixedAddresses: string[];
+  /** Subnet requested by the instantiate request. */
+  subnetId?: string;
+}
+
+export interface NetworkNode extends NodeBase {
+  kind: "network";
+  /** VL id for an internal network, the `extVirtualLinks[].id` for an external one. */
+  networkId: string;
+  /** True when the network is not created by the component (external or externally managed). */
+  external: boolean;
+  /** Existing network id (Neutron UUID) given by the instantiate request. */
+  resourceId?: string;
+  cidr?: string;
+  ipVersion?: "ipv4" | "ipv6";
+}
+
+export interface VolumeNode extends NodeBase {
+  kind: "volume";
+  storageId: string;
+  sizeGib: number;
+  imageName?: string;
+}
+
+export interface ServerGroupNode extends NodeBase {
+  kind: "server-group";
+  ruleId: string;
+  policy: "affinity" | "anti-affinity";
+  scope: string;
+}
+
+export interface HookNode extends NodeBase {
+  kind: "hook";
+  operation: string;
+  artifact: string;
+  file: string;
+}
+
+export type EdgeKind =
+  /** The component owns the target resource. */
+  | "contains"
+  /** Port → VDU it is plugged into. */
+  | "binds"
+  /** Port → network it is attached to. */
+  | "attaches"
+  /** VDU → volume. */
+  | "mounts"
+  /** VDU → server group. */
+  | "member-of";
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: EdgeKind;
+}

@@ -1,0 +1,60 @@
+/**
+ * Where we accept input that strict TOSCA 1.2 would refuse, because ETSI's own SOL001 type files or
+ * Tacker's published samples need it. Each entry names the code that applies it (search for the
+ * id, e.g. `L3:`) and is covered by a test in `test/unit/tosca/leniencies.test.ts`. Anything not
+ * listed here is validated strictly.
+ */
+export interface Leniency {
+  id: string;
+  rule: string;
+  /** Which published file needs it. */
+  because: string;
+}
+
+export const LENIENCIES: readonly Leniency[] = [
+  {
+    id: "L1",
+    rule: "An import given as a URL is resolved to the file of the same base name next to the importing file; URLs are never downloaded.",
+    because: "etsi_nfv_sol001_vnfd_types.yaml (helloworld3) imports the common types from forge.etsi.org.",
+  },
+  {
+    id: "L2",
+    rule: "A `version` value may be a YAML number (`1.0`).",
+    because: "Tacker's `*_types.yaml` declare `version: {type: version, default: 1.0}`.",
+  },
+  {
+    id: "L3",
+    rule: "A `string` value may be a YAML number or boolean; constraints compare its text.",
+    because: "Unquoted values such as `version: 1.0` or `20.04` in samples (Puccini's `etsinfv` quirk `permissive strings`).",
+  },
+  {
+    id: "L4",
+    rule: "`requirements:` left empty (every entry commented out, YAML null) means no requirements.",
+    because: "Every Tacker `*_top.vnfd.yaml` VNF node.",
+  },
+  {
+    id: "L5",
+    rule: "`substitution_mappings.requirements` may use names the node type does not declare, and `name: []` means the requirement is not mapped.",
+    because: "kubernetes_vnf_package (`virtual_link_external1_1`) and test_cnf (`virtual_link_external: []`).",
+  },
+  {
+    id: "L6",
+    rule: "YAML files next to the entry definitions that hold `substitution_mappings` are loaded as flavours even if the entry does not import them.",
+    because: "Tacker v2 loads every file in Definitions/ and picks flavours by substitution_mappings.",
+  },
+  {
+    id: "L7",
+    rule: "An interface operation written as `[]` or null is declared without implementation (the VNFM's default behaviour).",
+    because: "helloworld3 `Vnflcm: {instantiate: [], …}`.",
+  },
+  {
+    id: "L8",
+    rule: "A derived type may redefine an inherited property with a different definition; the derived one wins.",
+    because: "`company.provider.VNF` replaces the `vnfm_info` pattern of tosca.nodes.nfv.VNF with `valid_values: [Tacker]`.",
+  },
+  {
+    id: "L9",
+    rule: "A `substitution_mappings.properties` value that violates a constraint of the substituted type's property is a warning (SUBSTITUTION_CONSTRAINT), not an error.",
+    because: "test_cnf maps flavour `vdumap` while helloworld3_types.yaml lists `flavour_id` valid_values `[simple]`.",
+  },
+];

@@ -1,0 +1,290 @@
+/**
+ * Phase 3: every type of every loaded file in one namespace per category, with `derived_from`
+ * chains resolved and inherited definitions merged (a derived definition replaces the inherited
+ * one of the same name; see leniency L8).
+ */
+import type { YamlPath } from "../../yaml/located-yaml";
+import type { ToscaFile } from "../phase2-load/load-documents";
+import type { Problems } from "../problems";
+import { compileConstraints, type Constraint } from "./constraints";
+import { NORMATIVE_FILE, NORMATIVE_TYPES, PRIMITIVE_TYPES } from "./normative-types";
+import { scalarKindOf } from "./scalar-units";
+
+export const TYPE_CATEGORIES = [
+  "data_types", "capability_types", "relationship_types", "interface_types", "artifact_types", "node_types", "group_types", "policy_types",
+] as const;
+export type TypeCategory = (typeof TYPE_CATEGORIES)[number];
+
+export interface TypeDef {
+  name: string;
+  category: TypeCategory;
+  file: string;
+  raw: Record<string, unknown>;
+  parent?: TypeDef;
+  /** For a data type derived from a primitive (`derived_from: string`): that primitive. */
+  primitive?: string;
+}
+
+/** A property, input or entry schema: what a value must look like. */
+export interface Schema {
+  type: string;
+  entrySchema?: Schema;
+  constraints: Constraint[];
+  /** Where the definition is, for messages. */
+  file: string;
+  path: YamlPath;
+}
+
+export interface PropertyDef extends Schema {
+  name: string;
+  required: boolean;
+  default?: unknown;
+}
+
+export interface RequirementDef {
+  name: string;
+  capability?: string;
+  node?: string;
+  relationship?: string;
+}
+
+const INTERFACE_TYPE_KEYS = new Set(["derived_from", "description", "version", "metadata", "inputs", "operations", "notifications"]);
+
+export class TypeSystem {
+  private readonly types = new Map<TypeCategory, Map<string, TypeDef>>(TYPE_CATEGORIES.map((c) => [c, new Map()]));
+  private readonly propertyCache = new Map<TypeDef, Map<string, PropertyDef>>();
+  private readonly schemaCache = new WeakMap<object, Schema>();
+  /** Per-type results of the merges below: node types are asked once per node template. */
+  private readonly mergeCache = new Map<string, unknown>();
+
+  constructor(
+    files: ToscaFile[],
+    private readonly problems: Problems,
+  ) {
+    for (const category of TYPE_CATEGORIES) {
+      for (const [name, raw] of Object.entries(NORMATIVE_TYPES[category] ?? {})) {
+        this.types.get(category)!.set(name, { name, category, file: NORMATIVE_FILE, raw });
+      }
+    }
+    for (const f of files) this.register(f);
+    for (const category of TYPE_CATEGORIES) for (const t of this.types.get(category)!.values()) this.resolveParent(t);
+    for (const category of TYPE_CATEGORIES) for (const t of this.types.get(category)!.values()) this.checkChain(t);
+  }
+
+  get(category: TypeCategory, name: string): TypeDef | undefined {
+    return this.types.get(category)!.get(name);
+  }
+
+  all(category: TypeCategory): IterableIterator<TypeDef> {
+    return this.types.get(category)!.values();
+  }
+
+  /** True when `type` is `ancestor` or derives from it. */
+  isA(type: TypeDef | undefined, ancestor: string): boolean {
+    for (let t = type, n = 0; t && n < 100; t = t.parent, n++) if (t.name === ancestor) return true;
+    return false;
+  }
+
+  /** Effective property definitions (or capability/relationship/policy/group properties). */
+  properties(type: TypeDef): Map<string, PropertyDef> {
+    let props = this.propertyCache.get(type);
+    if (props) return props;
+    props = new Map(type.parent && type.parent !== type ? this.properties(type.parent) : []);
+    this.propertyCache.set(type, props);
+    const own = type.raw.properties;
+    if (isMap(own)) {
+      for (const [name, def] of Object.entries(own)) {
+        const p = this.propertyDef(name, def, type.file, [type.category, type.name, "properties", name]);
+        if (p) props.set(name, p);
+      }
+    }
+    return props;
+  }
+
+  /** Effective requirement definitions of a node type, by name. */
+  requirements(type: TypeDef): Map<string, RequirementDef> {
+    const key = `requirements\0${type.name}`;
+    const cached = this.mergeCache.get(key) as Map<string, RequirementDef> | undefined;
+    if (cached) return cached;
+    const out = new Map<string, RequirementDef>();
+    this.mergeCache.set(key, out);
+    const chain = this.lineage(type).reverse();
+    for (const t of chain) {
+      const list = t.raw.requirements;
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        if (!isMap(entry)) continue;
+        for (const [name, def] of Object.entries(entry)) {
+          const d = isMap(def) ? def : {};
+          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship) });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Effective capability definitions of a node type: name → capability type name. */
+  capabilities(type: TypeDef): Map<string, string | undefined> {
+    return this.mergedMap(type, "capabilities", (def) => (typeof def === "string" ? def : isMap(def) ? str(def.type) : undefined));
+  }
+
+  /** Effective interface definitions of a node type: name → interface type name. */
+  interfaces(type: TypeDef): Map<string, string | undefined> {
+    return this.mergedMap(type, "interfaces", (def) => (isMap(def) ? str(def.type) : undefined));
+  }
+
+  /** Effective artifact definitions of a node type: name → artifact definition. */
+  artifacts(type: TypeDef): Map<string, unknown> {
+    return this.mergedMap(type, "artifacts", (def) => def);
+  }
+
+  /** Operation names of an interface type, inherited ones included. */
+  operations(type: TypeDef): Set<string> {
+    const key = `operations\0${type.name}`;
+    const cached = this.mergeCache.get(key) as Set<string> | undefined;
+    if (cached) return cached;
+    const ops = new Set<string>();
+    this.mergeCache.set(key, ops);
+    for (const t of this.lineage(type)) {
+      for (const key of Object.keys(t.raw)) if (!INTERFACE_TYPE_KEYS.has(key)) ops.add(key);
+      if (isMap(t.raw.operations)) for (const key of Object.keys(t.raw.operations)) ops.add(key);
+    }
+    return ops;
+  }
+
+  /** A schema for a property/input/entry_schema definition, compiled once per definition object. */
+  schema(def: unknown, file: string, path: YamlPath): Schema | undefined {
+    if (typeof def === "string") return this.makeSchema({ type: def }, file, path);
+    if (!isMap(def)) {
+      this.problems.error("TYPE_SYNTAX", "expected a definition map with `type`", file, path);
+      return undefined;
+    }
+    const cached = this.schemaCache.get(def);
+    if (cached) return cached;
+    const s = this.makeSchema(def, file, path);
+    if (s) this.schemaCache.set(def, s);
+    return s;
+  }
+
+  /** Whether `name` is a value type: a primitive or a `data_types` entry. */
+  isValueType(name: string): boolean {
+    return PRIMITIVE_TYPES.has(name) || this.types.get("data_types")!.has(name);
+  }
+
+  private propertyDef(name: string, def: unknown, file: string, path: YamlPath): PropertyDef | undefined {
+    const s = this.schema(def, file, path);
+    if (!s || !isMap(def)) return undefined;
+    const p: PropertyDef = { ...s, name, required: def.required !== false };
+    if ("default" in def) p.default = def.default;
+    return p;
+  }
+
+  private makeSchema(def: Record<string, unknown>, file: string, path: YamlPath): Schema | undefined {
+    const type = def.type;
+    if (typeof type !== "string") {
+      this.problems.error("TYPE_SYNTAX", "a property definition needs a `type`", file, path);
+      return undefined;
+    }
+    if (!this.isValueType(type)) {
+      this.problems.error("TYPE_UNKNOWN", `unknown data type \`${type}\``, file, [...path, "type"]);
+      return undefined;
+    }
+    const schema: Schema = { type, constraints: compileConstraints(def.constraints, scalarKindOf(type), this.problems, file, [...path, "constraints"]), file, path };
+    if (def.entry_schema !== undefined && def.entry_schema !== null) {
+      const entry = this.schema(def.entry_schema, file, [...path, "entry_schema"]);
+      if (entry) schema.entrySchema = entry;
+    }
+    return schema;
+  }
+
+  private register(f: ToscaFile): void {
+    for (const category of TYPE_CATEGORIES) {
+      const section = f.doc[category];
+      if (section === undefined || section === null) continue;
+      if (!isMap(section)) {
+        this.problems.error("TYPE_SYNTAX", `\`${category}\` must be a map`, f.file, [category]);
+        continue;
+      }
+      for (const [name, raw] of Object.entries(section)) {
+        const def = raw === null ? {} : raw;
+        if (!isMap(def)) {
+          this.problems.error("TYPE_SYNTAX", `type \`${name}\` must be a map`, f.file, [category, name]);
+          continue;
+        }
+        const existing = this.types.get(category)!.get(name);
+        if (existing && existing.file !== NORMATIVE_FILE) {
+          this.problems.error("TYPE_DUPLICATE", `type \`${name}\` is already defined in ${existing.file}`, f.file, [category, name], true);
+          continue;
+        }
+        this.types.get(category)!.set(name, { name, category, file: f.file, raw: def });
+      }
+    }
+  }
+
+  private resolveParent(t: TypeDef): void {
+    const parent = t.raw.derived_from;
+    if (parent === undefined || parent === null) return;
+    if (typeof parent !== "string") {
+      this.problems.error("TYPE_SYNTAX", "`derived_from` must be a type name", t.file, [t.category, t.name, "derived_from"]);
+      return;
+    }
+    if (t.category === "data_types" && PRIMITIVE_TYPES.has(parent)) {
+      t.primitive = parent;
+      return;
+    }
+    const p = this.types.get(t.category)!.get(parent);
+    if (!p) {
+      this.problems.error("TYPE_UNKNOWN_PARENT", `\`${t.name}\` derives from unknown ${t.category.replace("_types", "")} type \`${parent}\``, t.file, [t.category, t.name, "derived_from"]);
+      return;
+    }
+    t.parent = p;
+  }
+
+  /** Reports a `derived_from` cycle once, at the type that closes it, and cuts it. */
+  private checkChain(t: TypeDef): void {
+    const seen: TypeDef[] = [];
+    for (let cur: TypeDef | undefined = t; cur; cur = cur.parent) {
+      const at = seen.indexOf(cur);
+      if (at >= 0) {
+        const chain = [...seen.slice(at), cur].map((x) => x.name).join(" → ");
+        const last = seen[seen.length - 1];
+        this.problems.error("TYPE_DERIVED_CYCLE", `derived_from cycle: ${chain}`, last.file, [last.category, last.name, "derived_from"]);
+        last.parent = undefined;
+        return;
+      }
+      seen.push(cur);
+    }
+    // A data type deriving (maybe indirectly) from a primitive behaves as that primitive.
+    if (t.category === "data_types" && !t.primitive) {
+      for (let cur = t.parent; cur; cur = cur.parent) if (cur.primitive) { t.primitive = cur.primitive; break; }
+    }
+  }
+
+  /** The type and its ancestors, most derived first. */
+  private lineage(type: TypeDef): TypeDef[] {
+    const out: TypeDef[] = [];
+    for (let t: TypeDef | undefined = type; t && out.length < 100; t = t.parent) out.push(t);
+    return out;
+  }
+
+  private mergedMap<T>(type: TypeDef, key: string, pick: (def: unknown) => T): Map<string, T> {
+    const cacheKey = `${key}\0${type.category}\0${type.name}`;
+    const cached = this.mergeCache.get(cacheKey) as Map<string, T> | undefined;
+    if (cached) return cached;
+    const out = new Map<string, T>();
+    this.mergeCache.set(cacheKey, out);
+    for (const t of this.lineage(type).reverse()) {
+      const section = t.raw[key];
+      if (isMap(section)) for (const [name, def] of Object.entries(section)) out.set(name, pick(def));
+    }
+    return out;
+  }
+}
+
+export function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}

@@ -1,0 +1,20 @@
+/** SOL001 v2.6.1 type names the semantic phase recognises (derived types are recognised too). */
+export const T = {
+  VNF: "tosca.nodes.nfv.VNF",
+  VDU_COMPUTE: "tosca.nodes.nfv.Vdu.Compute",
+  VDU_BLOCK_STORAGE: "tosca.nodes.nfv.Vdu.VirtualBlockStorage",
+  VDU_CP: "tosca.nodes.nfv.VduCp",
+  VNF_VIRTUAL_LINK: "tosca.nodes.nfv.VnfVirtualLink",
+  SW_IMAGE: "tosca.artifacts.nfv.SwImage",
+  VNFLCM: "tosca.interfaces.nfv.Vnflcm",
+  PLACEMENT_GROUP: "tosca.groups.nfv.PlacementGroup",
+  SCALING_ASPECTS: "tosca.policies.nfv.ScalingAspects",
+  VDU_INITIAL_DELTA: "tosca.policies.nfv.VduInitialDelta",
+  VDU_SCALING_ASPECT_DELTAS: "tosca.policies.nfv.VduScalingAspectDeltas",
+  INSTANTIATION_LEVELS: "tosca.policies.nfv.InstantiationLevels",
+  VDU_INSTANTIATION_LEVELS: "tosca.policies.nfv.VduInstantiationLevels",
+  VL_INSTANTIATION_LEVELS: "tosca.policies.nfv.VirtualLinkInstantiationLevels",
+  AFFINITY_RULE: "tosca.policies.nfv.AffinityRule",
+  ANTI_AFFINITY_RULE: "tosca.policies.nfv.AntiAffinityRule",
+  PYTHON: "tosca.artifacts.Implementation.Python",
+} as const;

@@ -1,0 +1,84 @@
+/**
+ * Diagnostics for the TOSCA translator, with positions filled in lazily.
+ *
+ * Valid packages are parsed with a fast parser that keeps no positions (see
+ * `phase2-load/fast-yaml.ts`). A problem therefore records the file and the path inside the
+ * document; `locate()` re-parses only the files that have problems, with the position-keeping
+ * parser of `translators/yaml`, to turn each path into `file:line:column`.
+ */
+import type { Diagnostic, Severity } from "../diagnostics";
+import { formatPath } from "../diagnostics";
+import { parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
+
+interface Pending {
+  diagnostic: Diagnostic;
+  /** Package-relative file the path refers to. */
+  file: string;
+  path: YamlPath;
+  /** Point at the key rather than the value (unknown keys). */
+  atKey: boolean;
+}
+
+export class Problems {
+  private readonly items: Diagnostic[] = [];
+  private readonly pending: Pending[] = [];
+
+  /** @param display turns a package-relative file name into what the user sees. */
+  constructor(private readonly display: (file: string) => string = (f) => f) {}
+
+  /** A problem at `path` inside the YAML file `file` (package-relative). */
+  at(severity: Severity, code: string, message: string, file: string, path: YamlPath, atKey = false): void {
+    const diagnostic: Diagnostic = { severity, code, message, file: this.display(file), path: formatPath(path) };
+    if (diagnostic.path === "") delete diagnostic.path;
+    this.items.push(diagnostic);
+    this.pending.push({ diagnostic, file, path, atKey });
+  }
+
+  error(code: string, message: string, file: string, path: YamlPath = [], atKey = false): void {
+    this.at("error", code, message, file, path, atKey);
+  }
+
+  warning(code: string, message: string, file: string, path: YamlPath = [], atKey = false): void {
+    this.at("warning", code, message, file, path, atKey);
+  }
+
+  /** Diagnostics that already carry their position (YAML syntax errors, package-level problems). */
+  add(...diagnostics: Diagnostic[]): void {
+    this.items.push(...diagnostics);
+  }
+
+  hasErrors(): boolean {
+    return this.items.some((d) => d.severity === "error");
+  }
+
+  /**
+   * Fills in line and column of every path-based problem, reading files through `read`, and
+   * returns all problems sorted by file and position.
+   */
+  locate(read: (file: string) => string | undefined): Diagnostic[] {
+    const docs = new Map<string, LocatedDocument | undefined>();
+    for (const p of this.pending) {
+      if (!docs.has(p.file)) {
+        const text = read(p.file);
+        docs.set(p.file, text === undefined ? undefined : parseYaml(text, p.file).documents[0]);
+      }
+      const doc = docs.get(p.file);
+      if (!doc) continue;
+      const where = p.atKey ? doc.keyLocation(p.path) : doc.location(p.path);
+      if (where.line !== undefined) p.diagnostic.line = where.line;
+      if (where.column !== undefined) p.diagnostic.column = where.column;
+    }
+    this.pending.length = 0;
+    return sortDiagnostics(this.items);
+  }
+}
+
+export function sortDiagnostics(items: Diagnostic[]): Diagnostic[] {
+  return [...items].sort(
+    (a, b) =>
+      (a.file ?? "").localeCompare(b.file ?? "") ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      a.code.localeCompare(b.code),
+  );
+}
