@@ -1,7 +1,5 @@
-// Entry point named by Pulumi.yaml (`main`); the program itself is in program.ts.
+// Entry point named by Pulumi.yaml (`main`); the program itself is in program.ts. Pulumi awaits
+// the exported function and turns the fields of its result into stack outputs.
 import { deployStack } from "./program";
 
-const outputs = deployStack();
-
-/** Tacker VIM records of every registered VIM, credentials masked. */
-export const vims = outputs.vims;
+export = deployStack;

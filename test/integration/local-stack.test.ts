@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { main } from "../../cli/nfv";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
 import { configSecrets, openLocalStack, ROOT, type LocalStack } from "./harness";
@@ -63,6 +64,18 @@ describe("local stack, real engine", () => {
     const record = up.outputs.vims.value["local-k8s"];
     expect(record).toMatchObject({ type: "kubernetes", vim_project: { name: "nfv-local" }, auth_cred: { bearer_token: "***" } });
   }, 600_000);
+
+  it("renders the sample CNF's manifests, labelled and valid against the Kubernetes schema", async () => {
+    const dir = path.join(ROOT, ".render/local-k8s/1-manifest");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
+    expect(files).toEqual(["apps_v1-deployment-default-vdu2.yaml", "v1-configmap-default-curry-test001.yaml", "v1-pod-default-vdu1.yaml"]);
+    for (const f of files) {
+      const o = parse(readFileSync(path.join(dir, f), "utf8")) as { apiVersion: string; kind: string; metadata: { labels?: Record<string, string> } };
+      expect(o.metadata.labels?.tacker_vnf_instance_id, f).toMatch(/^[0-9a-f-]{36}$/);
+      const mod = (await import(/* @vite-ignore */ `kubernetes-models/${o.apiVersion}`)) as Record<string, new (d: unknown) => { validate(): void }>;
+      expect(() => new mod[o.kind](o).validate(), f).not.toThrow();
+    }
+  }, 120_000);
 
   it("a second up changes nothing", async () => {
     const up = await local.stack.up({ color: "never" });

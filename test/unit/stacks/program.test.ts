@@ -35,7 +35,7 @@ describe("stack program", () => {
       core: { auth_url: "http://192.0.2.20/identity", username: "nfv_user", password: "pw-1", project_name: "nfv" },
       edge: { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "tok-2", ssl_ca_cert: CA_A, project_name: "cnf" },
     });
-    const outputs = program.deployStack();
+    const outputs = await program.deployStack();
     expect(Object.keys(outputs.vims)).toEqual(["core", "edge"]);
     expect((await valueOf(outputs.vims.edge)).vim_project).toEqual({ name: "cnf" });
     await settle();
@@ -54,7 +54,7 @@ describe("stack program", () => {
 
   it("reads a VIM from a Tacker vim-config.yaml named by file:", async () => {
     setVims({ sample: { file: path.join(SHARED_VIMS, "kubernetes-vim-bearer.yaml") } });
-    const record = await valueOf(program.deployStack().vims.sample);
+    const record = await valueOf((await program.deployStack()).vims.sample);
     expect(record).toMatchObject({ type: "kubernetes", auth_url: "https://127.0.0.1:6443", auth_cred: { bearer_token: "***", ssl_ca_cert: "None" } });
   });
 
@@ -68,7 +68,7 @@ describe("stack program", () => {
     });
     let error: DiagnosticError | undefined;
     try {
-      program.deployStack();
+      await program.deployStack();
     } catch (err) {
       error = err as DiagnosticError;
     }

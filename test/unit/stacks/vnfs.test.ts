@@ -1,0 +1,99 @@
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DiagnosticError } from "../../../translators/diagnostics";
+import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
+
+const ROOT = path.join(__dirname, "../../..");
+const SHARED = path.join(ROOT, "../shared/vnf-packages");
+const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
+
+let registered: Registered[];
+let program: typeof import("../../../stacks/program");
+
+beforeAll(async () => {
+  registered = installMocks("unit");
+  program = await import("../../../stacks/program");
+});
+afterEach(async () => {
+  await settle();
+  registered.length = 0;
+});
+
+const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "tok", ssl_ca_cert: "None", render_yaml_to_directory: "/tmp/nfv-render-test" };
+const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
+
+function setConfig(vims: unknown, vnfs: unknown): void {
+  pulumi.runtime.setAllConfig({ "pulumi-nfv:vims": JSON.stringify(vims), "pulumi-nfv:vnfs": JSON.stringify(vnfs) }, ["pulumi-nfv:vims"]);
+}
+
+async function failure(): Promise<DiagnosticError> {
+  try {
+    await program.deployStack();
+  } catch (err) {
+    return err as DiagnosticError;
+  }
+  throw new Error("expected the stack config to be refused");
+}
+
+describe("vnfs in a stack config", () => {
+  it("a CNF package with a Tacker request becomes a ContainerizedVnf on the Kubernetes VIM", async () => {
+    setConfig({ edge: K8S_VIM }, { cnf: { vim: "edge", package: path.join(SHARED, "test_cnf"), instantiate_request: "lab/requests/test-cnf-simple.json" } });
+    const outputs = await program.deployStack();
+    expect(Object.keys(outputs.vnfs)).toEqual(["cnf"]);
+    await settle();
+    const types = registered.map((r) => `${r.type} ${r.name}`);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "nfv:cnf:ContainerizedVnf cnf",
+        "kubernetes:core/v1:ConfigMap cnf-configmap-curry-test001",
+        "kubernetes:core/v1:Pod cnf-pod-vdu1",
+        "kubernetes:apps/v1:Deployment cnf-deployment-vdu2",
+      ]),
+    );
+    const deployment = registered.find((r) => r.type === "kubernetes:apps/v1:Deployment")!;
+    expect(deployment.provider).toContain("edge-provider");
+  });
+
+  it("a registry on an existing host becomes a PrivateRegistry whose install runs over SSH", async () => {
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { ssh_username: "root", port_no: 5000 } } });
+    await program.deployStack();
+    await settle();
+    expect(registered.map((r) => r.type)).toEqual(expect.arrayContaining(["nfv:registry:PrivateRegistry", "command:remote:Command"]));
+  });
+
+  it("helloworld3 becomes a VmVnf on the OpenStack VIM", async () => {
+    setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    await program.deployStack();
+    await settle();
+    const servers = registered.filter((r) => r.type === "openstack:compute/instance:Instance").map((r) => r.name);
+    expect(servers.sort()).toEqual(["hw-VDU1-0", "hw-VDU2-0"]);
+  });
+
+  it("refuses bad entries with one error, registering nothing", async () => {
+    setConfig(
+      { edge: K8S_VIM },
+      {
+        a: { vim: "nowhere", package: path.join(SHARED, "test_cnf"), instantiate_request: "lab/requests/test-cnf-simple.json" },
+        b: { vim: "edge", package: "no/such/package", instantiate_request: "lab/requests/test-cnf-simple.json", colour: "blue" },
+        c: { host: { address: "10.254.0.10", user: "root", port: 70000 } },
+      },
+    );
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["CONFIG_UNKNOWN_VIM", "pulumi-nfv:vnfs.a.vim"],
+      ["CONFIG_UNKNOWN_KEY", "pulumi-nfv:vnfs.b.colour"],
+      ["CONFIG_FILE_MISSING", "pulumi-nfv:vnfs.b.package"],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.c.host.port"],
+    ]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("refuses a VM-based package on a Kubernetes VIM", async () => {
+    setConfig({ edge: K8S_VIM }, { hw: { vim: "edge", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => d.code)).toEqual(["CONFIG_WRONG_VIM"]);
+    expect(err.message).toContain("VNF 'hw' is a vm-vnf and needs a VIM of type openstack; 'edge' is kubernetes");
+  });
+});
