@@ -15,4 +15,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   validate: { summary: "check a VNF package and print every problem", load: async () => (await import("./commands/validate")).command },
   translate: { summary: "print the VNF model and component graph of a package", load: async () => (await import("./commands/translate")).command },
   preview: { summary: "preview a stack and write a PR-comment Markdown summary", load: async () => (await import("./commands/preview")).command },
+  scale: { summary: "scale a VNF by a SOL001 aspect (stack config, then up)", load: async () => (await import("./commands/scale")).command },
+  heal: { summary: "heal VNFCs or a whole VNF by targeted replace", load: async () => (await import("./commands/heal")).command },
 };

@@ -96,7 +96,8 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
     entry.scaleLevels = counters(value.scale_levels, "scale_levels", at, bag);
     entry.healGenerations = counters(value.heal_generations, "heal_generations", at, bag);
     if (value.heal_generation !== undefined) {
-      if (Number.isInteger(value.heal_generation) && (value.heal_generation as number) >= 0) entry.healGeneration = value.heal_generation as number;
+      const n = wholeNumber(value.heal_generation);
+      if (n !== undefined) entry.healGeneration = n;
       else bag.error("CONFIG_BAD_TYPE", "heal_generation must be a whole number", at(["heal_generation"]));
     }
     if (value.mode !== undefined) {
@@ -138,13 +139,26 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   };
 }
 
+/** A whole number ≥ 0; `pulumi config set --path` stores numbers as digit strings, so those count too. */
+function wholeNumber(v: unknown): number | undefined {
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === "string" && /^\d+$/.test(v)) return Number(v);
+  return undefined;
+}
+
 function counters(raw: unknown, key: string, at: Locate, bag: DiagnosticBag): Record<string, number> | undefined {
   if (raw === undefined) return undefined;
-  if (!isMapping(raw) || !Object.values(raw).every((v) => Number.isInteger(v) && (v as number) >= 0)) {
+  const out: Record<string, number> = {};
+  for (const [name, v] of isMapping(raw) ? Object.entries(raw) : []) {
+    const n = wholeNumber(v);
+    if (n === undefined) break;
+    out[name] = n;
+  }
+  if (!isMapping(raw) || Object.keys(out).length !== Object.keys(raw).length) {
     bag.error("CONFIG_BAD_TYPE", `${key} must map names to whole numbers`, at([key]));
     return undefined;
   }
-  return raw as Record<string, number>;
+  return out;
 }
 
 /** A VNF entry with its package translated and its request read: ready to register. */

@@ -1,0 +1,86 @@
+/**
+ * `nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--cwd DIR]`: heal as a targeted
+ * replace. VM VNFs: the listed VNFCs' servers (or all) are replaced with `up --replace`, ports and
+ * volumes kept, heal hooks run. CNFs: listed pods are deleted through the Kubernetes API (their
+ * controller, or we, create them again); no ids replaces every workload.
+ */
+import { kubeApi, runHeal, type LivePod } from "../../components/cnf/ops";
+import { parseArgs, UsageError } from "../args";
+import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
+import { planHealOperation, type DeployedVnf } from "../ops/operations";
+import { applyConfigChanges, describeError, loadStackVnfs } from "../ops/stack-state";
+import { openStack, projectDir } from "../stack";
+
+export const command: Command = {
+  usage: [
+    "usage: nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--cwd DIR]",
+    "",
+    "  --vnfc      a VNFC to heal (repeatable): `<VDU>-<index>` for VM VNFs, a pod name for CNFs;",
+    "              none: heal the whole VNF",
+    "  --vnf       the VNF, when the stack has more than one",
+    "  --preview   show exactly what would be replaced; the stack is left as it was",
+    "",
+    "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
+  ].join("\n") + "\n",
+  async run(args, io) {
+    const vnfcIds: string[] = [];
+    const rest: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === "--vnfc") vnfcIds.push(args[++i] ?? "");
+      else rest.push(args[i]);
+    }
+    if (vnfcIds.some((v) => v === "")) throw new UsageError("--vnfc needs a value");
+    const { positionals, options, flags } = parseArgs(rest, ["stack", "vnf", "cwd"], ["preview"]);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const stackName = options.get("stack");
+    if (!stackName) throw new UsageError("--stack is required");
+    const root = projectDir(options.get("cwd") ?? process.cwd());
+    const stack = await openStack(stackName, root);
+    const outputs = await stack.outputs();
+    const deployed = (outputs.vnfs?.value ?? {}) as Record<string, DeployedVnf & { vim?: string; namespace?: string }>;
+    let op;
+    try {
+      const prepared = await loadStackVnfs(stack, root);
+      const target = options.get("vnf") ?? (prepared.length === 1 ? prepared[0].entry.name : undefined);
+      const cnf = target ? prepared.find((p) => p.entry.name === target && p.component === "container-vnf") : undefined;
+      // Pods are VNFCs of a CNF: only the live cluster knows them.
+      let pods: LivePod[] = [];
+      let api: ReturnType<typeof kubeApi> | undefined;
+      if (cnf && vnfcIds.length > 0) {
+        const kubeconfig = outputs.kubeconfigs?.value?.[cnf.entry.vim!] as string | undefined;
+        if (!kubeconfig) throw new Error(`the stack has no kubeconfig output for VIM '${cnf.entry.vim}'; run up first`);
+        api = kubeApi(kubeconfig);
+        pods = await api.listPods(deployed[cnf.entry.name]?.namespace ?? "default");
+      }
+      op = planHealOperation(prepared, deployed, { vnf: options.get("vnf"), vnfcIds }, pods);
+      io.out(`heal ${op.vnf}:\n${op.summary.map((l) => `  ${l}\n`).join("")}`);
+      if (op.podDeletions.length > 0) {
+        if (!flags.has("preview")) {
+          const namespace = deployed[op.vnf]?.namespace ?? "default";
+          const plan = { mode: "vnfc" as const, deletions: op.podDeletions, diagnostics: [] };
+          const done = await runHeal(plan, api!, { defaultNamespace: namespace });
+          io.out(`healed: ${done.join(", ")}\n`);
+        }
+        return EXIT_OK;
+      }
+    } catch (e) {
+      io.err(`nfv heal: ${describeError(e)}\n`);
+      return EXIT_PROBLEMS;
+    }
+    const undo = await applyConfigChanges(stack, op.configChanges);
+    try {
+      if (flags.has("preview")) {
+        const result = await stack.preview({ color: "never", diff: true, replace: op.replace });
+        io.out(result.stdout);
+        await undo();
+      } else {
+        const result = await stack.up({ color: "never", replace: op.replace });
+        io.out(`up: ${result.summary.result}\n`);
+      }
+    } catch (e) {
+      io.err(`nfv heal: ${(e as Error).message}\n`);
+      return EXIT_PROBLEMS;
+    }
+    return EXIT_OK;
+  },
+};

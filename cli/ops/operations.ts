@@ -1,0 +1,122 @@
+/**
+ * What `nfv scale` and `nfv heal` will do to a stack, decided before anything runs: the stack
+ * config values to write, the URNs to replace, the pods to delete. Pure: the commands do the I/O.
+ */
+import { planHeal as planCnfHeal, planScale as planCnfScale, type LivePod, type PodDeletion } from "../../components/cnf/ops";
+import { planHeal as planVmHeal, planScale as planVmScale, type HealVnfc } from "../../components/ops";
+import { DiagnosticError } from "../../translators/diagnostics";
+import { planCnf } from "../../translators/kubernetes/plan";
+import { manifestReader } from "../../translators/kubernetes/manifests";
+import type { PreparedVnf } from "../../stacks/vnfs";
+
+/** One `pulumi config set --path` to make. */
+export interface ConfigChange {
+  key: string;
+  value: string;
+}
+
+export interface Operation {
+  vnf: string;
+  configChanges: ConfigChange[];
+  /** URNs for `up --replace` (VM heal: servers only). */
+  replace: string[];
+  /** CNF heal of listed pods: deleted through the Kubernetes API, no `up` needed. */
+  podDeletions: PodDeletion[];
+  /** Human summary, one line each. */
+  summary: string[];
+}
+
+const fail = (code: string, message: string): never => {
+  throw new DiagnosticError("cannot plan the operation", [{ severity: "error", code, message }]);
+};
+
+/** The VNF named by `--vnf`, or the only one that fits. */
+function pick(prepared: PreparedVnf[], name: string | undefined, fits: (p: PreparedVnf) => boolean, what: string): PreparedVnf {
+  if (name !== undefined) {
+    return prepared.find((p) => p.entry.name === name) ?? fail("OP_UNKNOWN_VNF", `VNF '${name}' is not in the stack (VNFs: ${prepared.map((p) => p.entry.name).join(", ") || "none"})`);
+  }
+  const candidates = prepared.filter(fits);
+  if (candidates.length !== 1) {
+    fail("OP_WHICH_VNF", candidates.length === 0 ? `no VNF of the stack has ${what}` : `several VNFs have ${what} (${candidates.map((p) => p.entry.name).join(", ")}); pass --vnf`);
+  }
+  return candidates[0];
+}
+
+const configKey = (vnf: string, ...path: string[]) => `pulumi-nfv:vnfs.${vnf}.${path.join(".")}`;
+
+export interface ScaleArgs {
+  vnf?: string;
+  aspectId: string;
+  steps: number;
+  type: "out" | "in";
+}
+
+export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Operation {
+  const hasAspect = (p: PreparedVnf) => !!p.model?.flavours.find((f) => f.id === p.request?.flavourId)?.aspects.some((a) => a.id === args.aspectId);
+  const p = pick(prepared, args.vnf, hasAspect, `aspect '${args.aspectId}'`);
+  if (!p.model || !p.request) return fail("OP_NOT_SCALABLE", `VNF '${p.entry.name}' (${p.component}) has no scaling aspects`);
+  const current = p.entry.scaleLevels ?? {};
+  let levels: Record<string, number>;
+  const summary: string[] = [];
+  if (p.component === "container-vnf") {
+    const cnfPlan = planCnf({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, additionalParams: p.request.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), scaleLevels: current });
+    const scale = planCnfScale({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, scaleLevels: current, plan: cnfPlan, request: { aspectId: args.aspectId, type: args.type === "out" ? "SCALE_OUT" : "SCALE_IN", numberOfSteps: args.steps } });
+    const errors = scale.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length > 0) throw new DiagnosticError("cannot plan the scale", errors);
+    levels = scale.scaleLevels;
+    for (const c of scale.changes) summary.push(`${c.kind} ${c.name}: replicas ${c.from} → ${c.to}`);
+  } else {
+    const flavour = p.model.flavours.find((f) => f.id === p.request!.flavourId)!;
+    const scale = planVmScale({ flavour, currentLevels: current, aspectId: args.aspectId, steps: args.steps, type: args.type });
+    levels = scale.scaleLevels;
+    summary.push(`aspect ${args.aspectId}: scale level ${scale.from} → ${scale.to}`);
+    for (const id of scale.added) summary.push(`+ VNFC ${id}`);
+    for (const id of scale.removed) summary.push(`- VNFC ${id}`);
+  }
+  return {
+    vnf: p.entry.name,
+    configChanges: Object.entries(levels).map(([aspect, level]) => ({ key: configKey(p.entry.name, "scale_levels", aspect), value: String(level) })),
+    replace: [],
+    podDeletions: [],
+    summary,
+  };
+}
+
+export interface HealArgs {
+  vnf?: string;
+  /** VNFC ids (VM VNFs: `<vdu>-<index>`; CNFs: pod names); empty: the whole VNF. */
+  vnfcIds: string[];
+}
+
+/** What the deployed stack says about a VNF (its `vnfs.<name>` output). */
+export interface DeployedVnf {
+  vnfcs?: Record<string, unknown>;
+}
+
+export function planHealOperation(prepared: PreparedVnf[], deployed: Record<string, DeployedVnf>, args: HealArgs, livePods: LivePod[] = []): Operation {
+  const hasVnfcs = (p: PreparedVnf) => p.component !== "registry-on-host";
+  const p = pick(prepared, args.vnf, hasVnfcs, "VNFCs");
+  const name = p.entry.name;
+  if (p.component === "container-vnf") {
+    if (args.vnfcIds.length === 0) {
+      const next = (p.entry.healGeneration ?? 0) + 1;
+      return { vnf: name, configChanges: [{ key: configKey(name, "heal_generation"), value: String(next) }], replace: [], podDeletions: [], summary: [`every workload replaced (heal generation ${next})`] };
+    }
+    const cnfPlan = planCnf({ model: p.model!, flavourId: p.request!.flavourId, instantiationLevelId: p.request!.instantiationLevelId, additionalParams: p.request!.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), scaleLevels: p.entry.scaleLevels });
+    const heal = planCnfHeal(cnfPlan, args.vnfcIds, livePods);
+    const errors = heal.diagnostics.filter((d) => d.severity === "error");
+    if (errors.length > 0) throw new DiagnosticError("cannot plan the heal", errors);
+    const deletions = heal.mode === "vnfc" ? heal.deletions : [];
+    return { vnf: name, configChanges: [], replace: [], podDeletions: deletions, summary: deletions.map((d) => `pod ${d.namespace ?? ""}/${d.name} deleted${d.recreate ? " and created again" : ""}`) };
+  }
+  const vnfcs = (deployed[name]?.vnfcs ?? {}) as Record<string, HealVnfc>;
+  const flavour = p.model!.flavours.find((f) => f.id === p.request!.flavourId)!;
+  const heal = planVmHeal({ vnfcs, vnfcIds: args.vnfcIds, healGenerations: p.entry.healGenerations, hookOperations: flavour.lcmHooks.map((h) => h.operation) });
+  return {
+    vnf: name,
+    configChanges: heal.vnfcIds.map((id) => ({ key: configKey(name, "heal_generations", id), value: String(heal.healGenerations[id]) })),
+    replace: heal.replace,
+    podDeletions: [],
+    summary: [...heal.vnfcIds.map((id) => `server of VNFC ${id} replaced; ports and volumes kept`), ...heal.hooks.map((h) => `${h.operation} on ${h.vnfcId}`)],
+  };
+}
