@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Prints "N passed, N failed, N skipped" from vitest JSON reports, the closing line CI reads.
+// Prints "N passed, N failed, N skipped" over test reports, the closing line CI reads:
+// vitest JSON reports (*.json) and TAP streams (*.tap, e.g. bats).
 import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
@@ -11,9 +12,18 @@ for (const file of process.argv.slice(2)) {
     process.exitCode = 1;
     continue;
   }
-  const report = JSON.parse(readFileSync(file, "utf8"));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  skipped += report.numPendingTests + report.numTodoTests;
+  const text = readFileSync(file, "utf8");
+  if (file.endsWith(".tap")) {
+    for (const line of text.split("\n")) {
+      if (/^ok \d+.*# skip/i.test(line)) skipped++;
+      else if (/^ok \d+/.test(line)) passed++;
+      else if (/^not ok \d+/.test(line)) failed++;
+    }
+  } else {
+    const report = JSON.parse(text);
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + report.numTodoTests;
+  }
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
