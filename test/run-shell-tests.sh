@@ -15,8 +15,10 @@ require_tools() {
 
 run_shellcheck() {
   local files=() f failed=0
-  while IFS= read -r -d '' f; do files+=("$f"); done < <(find mgmt lab -type f -name '*.sh' -print0 | sort -z)
-  while IFS= read -r -d '' f; do files+=("$f"); done < <(find test/bats/stubs test/run-shell-tests.sh -type f -print0 | sort -z)
+  # Every shell script, whatever its name: *.sh, and files whose first line names bash or sh.
+  while IFS= read -r -d '' f; do
+    if [[ "$f" == *.sh ]] || head -n 1 "$f" | grep -qE '^#!(/usr/bin/env |/bin/)(ba)?sh'; then files+=("$f"); fi
+  done < <(find mgmt lab test/bats/stubs test/run-shell-tests.sh test/run-all .ci -type f -print0 | sort -z)
   for f in "${files[@]}"; do
     shellcheck -x "$f" || failed=$((failed + 1))
   done
