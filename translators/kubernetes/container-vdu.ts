@@ -40,8 +40,7 @@ const CONTAINER_FORMATS = new Set(["docker"]);
 
 /** The image reference of a VDU whose `sw_image_data` is a container image, else undefined. */
 export function containerImageOf(vdu: Vdu): string | undefined {
-  // ContainerVdu does not carry swImage in the model yet; read it when the translator adds it.
-  const image = vdu.kind === "compute" ? vdu.swImage : (vdu as { swImage?: { name: string; version: string; containerFormat?: string } }).swImage;
+  const image = vdu.swImage;
   if (!image || !CONTAINER_FORMATS.has((image.containerFormat ?? "").toLowerCase())) return undefined;
   const last = image.name.split("/").pop() ?? "";
   const pinned = last.includes(":") || image.name.includes("@");

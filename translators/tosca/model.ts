@@ -121,6 +121,8 @@ export interface ContainerVdu extends VduBase {
   serviceType?: string;
   /** Legacy only: `tosca.policies.tacker.Scaling` becomes a HorizontalPodAutoscaler. */
   autoscaling?: { minReplicas: number; maxReplicas: number; targetCpuUtilizationPercentage?: number };
+  /** SOL001 only: `sw_image_data` of a VDU without `virtual_compute` (a container image when its `container_format` is `docker`). */
+  swImage?: SwImage;
 }
 
 export interface Container {

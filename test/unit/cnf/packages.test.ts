@@ -63,10 +63,13 @@ describe("test_cnf through the package translator", () => {
 });
 
 describe("a container-VDU package (test/fixtures/cnf/container-vdu, with test_cnf's type files)", () => {
-  function webModel(): VnfModel {
+  function webModel(edit: (flavourFile: string) => string = (t) => t): VnfModel {
     const files = new Map<string, string>();
     for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml", "helloworld3_types.yaml"]) files.set(`Definitions/${f}`, readFileSync(path.join(TEST_CNF, "Definitions", f), "utf8"));
-    for (const f of ["web_top.vnfd.yaml", "web_df_simple.yaml"]) files.set(`Definitions/${f}`, readFileSync(path.join(__dirname, "../../fixtures/cnf/container-vdu", f), "utf8"));
+    for (const f of ["web_top.vnfd.yaml", "web_df_simple.yaml"]) {
+      const text = readFileSync(path.join(__dirname, "../../fixtures/cnf/container-vdu", f), "utf8");
+      files.set(`Definitions/${f}`, f === "web_df_simple.yaml" ? edit(text) : text);
+    }
     files.set("TOSCA-Metadata/TOSCA.meta", "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: test\nEntry-Definitions: Definitions/web_top.vnfd.yaml\n");
     const r = translateSource(new MemorySource("web", files));
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
@@ -89,4 +92,16 @@ describe("a container-VDU package (test/fixtures/cnf/container-vdu, with test_cn
       ]);
     });
   }
+
+  it("a container VDU without virtual_compute keeps its image (a Deployment with no resource requests)", () => {
+    // Drop the cache VDU's virtual_compute capability: a pure container VDU, no VM sizing at all.
+    const withoutCompute = (t: string) => t.replace(/(name: registry\.example\/cache[\s\S]*?size: 1 GB\n)      capabilities:\n        virtual_compute:\n          properties:\n            virtual_memory:\n              virtual_mem_size: 256 MB\n            virtual_cpu:\n              num_virtual_cpu: 1\n/, "$1");
+    const model = webModel(withoutCompute);
+    const cache = model.flavours[0].vdus.find((v) => v.id === "CACHE")!;
+    expect(cache).toMatchObject({ kind: "container", swImage: { name: "registry.example/cache", version: "7.2", containerFormat: "docker" } });
+    const plan = planCnf({ model, flavourId: "simple", instantiationLevelId: "small", vnfInstanceId: "i-1", additionalParams: { container_vdus: { WEB: { ports: ["80:8080"] } } } });
+    expect(errors(plan)).toEqual([]);
+    const deployment = plan.objects.find((p) => p.object.kind === "Deployment" && p.object.metadata.name === "cache")!.object as unknown as { spec: { template: { spec: { containers: unknown[] } } } };
+    expect(deployment.spec.template.spec.containers).toEqual([{ name: "cache", image: "registry.example/cache:7.2" }]);
+  });
 });

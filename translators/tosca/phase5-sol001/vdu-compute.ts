@@ -25,7 +25,9 @@ export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext
   if (!vc) {
     // Without virtual_compute there is no VM to size: a CNF VDU, realised by the Kubernetes
     // manifest whose `metadata.name` equals `properties.name`.
-    return { ...base, kind: "container", containers: [], labels: {}, servicePorts: [] };
+    // Its sw_image_data, if any, is a container image that a container VDU runs without a manifest.
+    const image = readSwImage(node, ctx);
+    return { ...base, kind: "container", containers: [], labels: {}, servicePorts: [], ...(image ? { swImage: image } : {}) };
   }
   const storageIds: string[] = [];
   for (const r of node.requirements) {
