@@ -95,7 +95,7 @@ describe("a container-VDU package (test/fixtures/cnf/container-vdu, with test_cn
 
   it("a container VDU without virtual_compute keeps its image (a Deployment with no resource requests)", () => {
     // Drop the cache VDU's virtual_compute capability: a pure container VDU, no VM sizing at all.
-    const withoutCompute = (t: string) => t.replace(/(name: registry\.example\/cache[\s\S]*?size: 1 GB\n)      capabilities:\n        virtual_compute:\n          properties:\n            virtual_memory:\n              virtual_mem_size: 256 MB\n            virtual_cpu:\n              num_virtual_cpu: 1\n/, "$1");
+    const withoutCompute = (t: string) => t.replace(/(name: registry\.example\/cache[\s\S]*?size: 1 GB\n) {6}capabilities:\n {8}virtual_compute:\n {10}properties:\n {12}virtual_memory:\n {14}virtual_mem_size: 256 MB\n {12}virtual_cpu:\n {14}num_virtual_cpu: 1\n/, "$1");
     const model = webModel(withoutCompute);
     const cache = model.flavours[0].vdus.find((v) => v.id === "CACHE")!;
     expect(cache).toMatchObject({ kind: "container", swImage: { name: "registry.example/cache", version: "7.2", containerFormat: "docker" } });
