@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Shell tests for `npm test`: shellcheck on every *.sh under mgmt/ and lab/ (plus the bats stubs),
+# Shell tests for `npm test`: shellcheck on every shell script (mgmt/, lab/, test/, .ci/; by shebang),
 # then bats on test/bats. Needs the Debian packages `shellcheck` and `bats`
-# (`apt-get install -y shellcheck bats`, done by .ci/run). Prints key=value totals; exits 1 on any failure.
+# (`apt-get install -y shellcheck bats`, done by test/run-all). Prints key=value totals; exits 1 on any failure.
 set -euo pipefail
 
 require_tools() {
@@ -27,8 +27,10 @@ run_shellcheck() {
   (( failed == 0 ))
 }
 
+# The TAP stream is kept for the closing "N passed, N failed" line (test/tools/summarize.mjs).
 run_bats() {
-  bats test/bats
+  mkdir -p .test-results
+  bats --tap test/bats | tee .test-results/shell.tap
 }
 
 main() {
