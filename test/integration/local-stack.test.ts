@@ -67,10 +67,11 @@ describe("local stack, real engine", () => {
 
   it("renders the sample CNF's manifests, labelled and valid against the Kubernetes schema", async () => {
     const dir = path.join(ROOT, ".render/local-k8s/1-manifest");
-    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
-    expect(files).toEqual(["apps_v1-deployment-default-vdu2.yaml", "v1-configmap-default-curry-test001.yaml", "v1-pod-default-vdu1.yaml"]);
-    for (const f of files) {
-      const o = parse(readFileSync(path.join(dir, f), "utf8")) as { apiVersion: string; kind: string; metadata: { labels?: Record<string, string> } };
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    type Rendered = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> } };
+    const objects = files.map((f) => [f, parse(readFileSync(path.join(dir, f), "utf8")) as Rendered] as const);
+    expect(objects.map(([, o]) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(["ConfigMap/curry-test001", "Deployment/vdu2", "Pod/vdu1"]);
+    for (const [f, o] of objects) {
       expect(o.metadata.labels?.tacker_vnf_instance_id, f).toMatch(/^[0-9a-f-]{36}$/);
       const mod = (await import(/* @vite-ignore */ `kubernetes-models/${o.apiVersion}`)) as Record<string, new (d: unknown) => { validate(): void }>;
       expect(() => new mod[o.kind](o).validate(), f).not.toThrow();
