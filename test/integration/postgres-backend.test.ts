@@ -3,18 +3,26 @@
  * with its state in a lab PostgreSQL that this test starts and removes.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalStack, ROOT, type LocalStack } from "./harness";
 
 const labState = mkdtempSync(path.join(tmpdir(), "nfv-it-pg-"));
+// The server runs as the postgres user, which must be able to reach its data directory.
+chmodSync(labState, 0o755);
 const labEnv = { ...process.env, NFV_LAB_STATE: labState };
 let backendUrl: string;
 let local: LocalStack;
 
 /** psql with the password in its environment, never on its command line. */
+/** The stack's checkpoint as the backend stores it: a row whose JSON wraps the base64 of the file. */
+function checkpoint(): string {
+  const row = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
+  return Buffer.from((JSON.parse(row) as { data: string }).data, "base64").toString("utf8");
+}
+
 function psql(sql: string): string {
   const url = new URL(backendUrl);
   const password = decodeURIComponent(url.password);
@@ -42,14 +50,12 @@ describe("postgres:// state backend", () => {
     expect(up.summary.result).toBe("succeeded");
     const keys = psql("SELECT key FROM pulumi_state ORDER BY key").split("\n");
     expect(keys).toEqual(expect.arrayContaining([expect.stringMatching(/stacks\/pulumi-nfv\/local\.json$/)]));
-    const checkpoint = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
-    expect(checkpoint).toContain("nfv:vim:KubernetesVim");
+    expect(checkpoint()).toContain("nfv:vim:KubernetesVim");
   });
 
   it("destroys with the same backend, leaving an empty checkpoint", async () => {
     const destroy = await local.stack.destroy({ color: "never" });
     expect(destroy.summary.result).toBe("succeeded");
-    const checkpoint = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
-    expect(checkpoint).not.toContain("nfv:vim:KubernetesVim");
+    expect(checkpoint()).not.toContain("nfv:vim:KubernetesVim");
   });
 });
