@@ -44,6 +44,7 @@ TOOLCHAIN_DIR="$NFV_CACHE/toolchain"
 WORK_DIR="$NFV_CACHE/work"
 BIN_DIR="$NFV_CACHE/bin"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
 
 FAILED=()      # "component: reason"
 BUILT=()       # "component: cache dir (built|cached)"
@@ -67,6 +68,11 @@ setup_go_env() {
   GOPROXY="$(IFS=,; echo "${out[*]}")"
   export GOPROXY GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false"
   mkdir -p "$TOOLCHAIN_DIR" "$WORK_DIR" "$BIN_DIR"
+  # One build.sh at a time per cache; then leftovers of an interrupted build
+  # (never used: only complete entries are renamed into place) can go.
+  exec 9>"$NFV_CACHE/.build.lock"
+  flock -n 9 || die "another build.sh is using $NFV_CACHE (lock $NFV_CACHE/.build.lock)"
+  rm -rf "$TOOLCHAIN_DIR"/.tmp-* "$BIN_DIR"/*.tmp.*
   log "go: $(go env GOVERSION), GOPROXY=$GOPROXY, cache: $NFV_CACHE"
 }
 
@@ -119,7 +125,7 @@ build_into() {
   fi
   {
     echo "module: $desc"
-    echo "version: ${entry##*-}"
+    echo "version: ${entry#"$bin"-}"
     echo "built: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
     echo "build_seconds: $((SECONDS - start))"
     echo "go: $(go env GOVERSION)"
@@ -298,7 +304,7 @@ build_openstack() {
 #    into $PULUMI_HOME/plugins at exactly the npm versions.
 install_bin() {
   local src="$1" dst="$BIN_DIR/$2"
-  [[ -x "$src" ]] || return 1
+  [[ -f "$src" ]] || return 1
   if ! cmp -s "$src" "$dst" 2>/dev/null; then
     cp "$src" "$dst.tmp.$$" && chmod 0755 "$dst.tmp.$$" && mv -f "$dst.tmp.$$" "$dst"
     log "install: $dst <- $src"
@@ -331,6 +337,14 @@ install_toolchain() {
   install_bin "$TOOLCHAIN_DIR/pulumi-$PULUMI_VERSION/bin/pulumi" pulumi || { log "install: no pulumi CLI in the cache"; return 1; }
   local lh name ver
   if lh="$(newest_langhost)"; then install_bin "$lh" pulumi-language-nodejs; else log "install: no language host in the cache"; fi
+  # Bundled dynamic-provider shim (for pulumi.dynamic.Resource): it ships in
+  # the npm package @pulumi/pulumi and must sit next to the pulumi binary.
+  local shim="${NFV_NODE_MODULES:-$REPO_ROOT/node_modules}/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  if [[ -f "$shim" ]]; then
+    install_bin "$shim" pulumi-resource-pulumi-nodejs
+  else
+    log "install: $shim not found (npm ci first); pulumi.dynamic.Resource will not work"
+  fi
   for pv in "command:$COMMAND_VERSION" "kubernetes:$K8S_VERSION" "openstack:$OPENSTACK_VERSION"; do
     name="${pv%%:*}" ver="${pv#*:}"
     local bin="$TOOLCHAIN_DIR/pulumi-resource-$name-$ver/bin/pulumi-resource-$name"
