@@ -13,11 +13,14 @@
 # renamed into place only when complete. Builds run at nice 19 with
 # `go build -p ${NFV_GO_P:-1}` so they only take idle CPU. See README.md.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/go-proxy.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/go-proxy.sh"
 
 # ---------------------------------------------------------------- versions --
 K8S_VERSION=v1.34.4            # k8s.io/kubernetes
 K8S_STAGING_VERSION=v0.34.4    # its staging modules k8s.io/* (same minor/patch)
-K8S_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl)
+# Build order (each its own cache entry); NFV_K8S_BINARIES narrows it.
+read -r -a K8S_BINARIES <<<"${NFV_K8S_BINARIES:-kube-apiserver kube-controller-manager kube-scheduler kubectl}"
 ETCD_VERSION=v3.6.4            # go.etcd.io/etcd/server/v3 (etcdmain); = the etcd client of k8s 1.34.4
 KWOK_VERSION=v0.8.0            # sigs.k8s.io/kwok
 ALL_COMPONENTS=(kubernetes etcd kwok)
@@ -37,16 +40,7 @@ die() { log "ERROR: $*" >&2; exit 1; }
 # ----------------------------------------------------------------- helpers --
 # Module proxy only: drop "direct"/"off" from GOPROXY; local toolchain; no cgo.
 setup_go_env() {
-  command -v go >/dev/null || die "go not found on PATH"
-  local proxy entry entries out=()
-  proxy="$(go env GOPROXY)"
-  IFS='|,' read -r -a entries <<<"$proxy"
-  for entry in "${entries[@]}"; do
-    case "$entry" in direct | off | "") ;; *) out+=("$entry") ;; esac
-  done
-  ((${#out[@]})) || die "GOPROXY ($proxy) names no module proxy"
-  GOPROXY="$(IFS=,; echo "${out[*]}")"
-  export GOPROXY GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false"
+  use_module_proxy_only
   mkdir -p "$K8S_CACHE" "$WORK_DIR"
   log "go: $(go env GOVERSION), GOPROXY=$GOPROXY, cache: $K8S_CACHE, go build -p $GO_P"
 }
@@ -58,12 +52,10 @@ cached() {
   for bin in "$@"; do [[ -x "$K8S_CACHE/$entry/bin/$bin" ]] || return 1; done
 }
 
-# A fresh wrapper module dir for ENTRY; prints its path.
+# A fresh wrapper module dir for ENTRY (unique: two builds may run at once);
+# prints its path.
 new_wrapper() {
-  local dir="$WORK_DIR/$1"
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  echo "$dir"
+  mktemp -d "$WORK_DIR/$1.XXXXXX"
 }
 
 # go build PKGS into a temp entry, then rename it into place. When set,

@@ -10,6 +10,8 @@
 # Components: cli langhost command kubernetes openstack. A component whose
 # binary is already in the cache is skipped. See lab/toolchain/README.md.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/go-proxy.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/go-proxy.sh"
 # shellcheck source-path=SCRIPTDIR
 
 # ---------------------------------------------------------------- versions --
@@ -57,16 +59,7 @@ die() { log "ERROR: $*" >&2; exit 1; }
 # Go environment: module proxy only (never "direct", which would go to the
 # VCS hosts), local toolchain, no cgo, modules resolved from go.mod.
 setup_go_env() {
-  command -v go >/dev/null || die "go not found on PATH (expected /usr/local/go/bin)"
-  local proxy entry entries out=()
-  proxy="$(go env GOPROXY)"
-  IFS='|,' read -r -a entries <<<"$proxy"
-  for entry in "${entries[@]}"; do
-    case "$entry" in direct | off | "") ;; *) out+=("$entry") ;; esac
-  done
-  ((${#out[@]})) || die "GOPROXY ($proxy) names no module proxy"
-  GOPROXY="$(IFS=,; echo "${out[*]}")"
-  export GOPROXY GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false"
+  use_module_proxy_only
   mkdir -p "$TOOLCHAIN_DIR" "$WORK_DIR" "$BIN_DIR"
   # One build.sh at a time per cache; then leftovers of an interrupted build
   # (never used: only complete entries are renamed into place) can go.

@@ -19,7 +19,7 @@ const LAB = path.join(ROOT, "lab/k8s");
 const buildSh = readFileSync(path.join(LAB, "build.sh"), "utf8");
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(buildSh)![1];
 const CACHE = process.env.NFV_CACHE ?? path.join(homedir(), ".cache/pulumi-nfv");
-const cached = existsSync(path.join(CACHE, `k8s/kubernetes-${K8S_VERSION}/bin/kube-apiserver`));
+const cached = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`));
 const enabled = cached || process.env.NFV_K8S_LAB === "1";
 
 function run(script: string): string {
