@@ -1,0 +1,110 @@
+/**
+ * The sample CNF on the lab's real Kubernetes API (lab/k8s: kube-apiserver, controller-manager,
+ * scheduler, etcd, kwok nodes), through the stack program and the `nfv` commands: up, scale,
+ * heal of one pod, a second up with no changes, destroy. Runs when the lab binaries are cached,
+ * like test/integration/k8s-lab; otherwise skipped, saying why.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../cli/nfv";
+import { openLocalStack, ROOT, type LocalStack } from "./harness";
+
+const LAB = path.join(ROOT, "lab/k8s");
+const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
+const CACHE = process.env.NFV_CACHE ?? path.join(homedir(), ".cache/pulumi-nfv");
+const KUBECTL = path.join(CACHE, `k8s/kubectl-${K8S_VERSION}/bin/kubectl`);
+const enabled = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`)) && existsSync(KUBECTL);
+const STATE = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "k8s");
+const STACK = "it-cnf";
+
+let local: LocalStack;
+let stack: Stack;
+let vimConfig = "";
+
+function kubectl(...args: string[]): string {
+  return execFileSync(KUBECTL, ["--kubeconfig", path.join(STATE, "kubeconfig"), "-n", "default", ...args], { encoding: "utf8" }).trim();
+}
+
+/** `nfv` in-process, with the toolchain's environment. */
+async function nfv(...args: string[]): Promise<{ code: number; out: string }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, local.env);
+  const out: string[] = [];
+  try {
+    const code = await main([...args, "--cwd", ROOT], { out: (t) => out.push(t), err: (t) => out.push(t) });
+    return { code, out: out.join("") };
+  } finally {
+    process.env = saved;
+  }
+}
+
+async function until(what: string, check: () => boolean, seconds = 90): Promise<void> {
+  for (let i = 0; i < seconds; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const vdu2Pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
+
+describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
+  beforeAll(async () => {
+    vimConfig = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    local = await openLocalStack();
+    stack = await LocalWorkspace.createOrSelectStack({ stackName: STACK, workDir: ROOT }, { envVars: local.env, pulumiCommand: local.stack.workspace.pulumiCommand });
+    await stack.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.cnf.vim", { value: "lab" }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: path.join(ROOT, "../shared/vnf-packages/test_cnf") }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.cnf.instantiate_request", { value: "lab/requests/test-cnf-simple.json" }, true);
+  }, 600_000);
+
+  afterAll(async () => {
+    await stack?.destroy({ color: "never" }).catch(() => undefined);
+    await stack?.workspace.removeStack(STACK).catch(() => undefined);
+    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
+    local?.dispose();
+    if (vimConfig) execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
+  }, 600_000);
+
+  it("up creates the objects; the Deployment becomes Available on the kwok nodes", async () => {
+    const up = await stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
+    expect(kubectl("get", "pod", "vdu1", "-o", "jsonpath={.status.phase}")).toBe("Running");
+    expect(kubectl("get", "configmap", "curry-test001", "-o", "jsonpath={.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("nfv scale out changes the Deployment's replicas as the API reports them", async () => {
+    const r = await nfv("scale", "--stack", STACK, "--aspect", "vdu2_aspect", "--steps", "1", "--type", "out");
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("Deployment vdu2: replicas 1 → 2");
+    await until("2 available replicas", () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
+  });
+
+  it("nfv heal --vnfc deletes that pod and its controller makes a new one", async () => {
+    const before = vdu2Pods();
+    expect(before).toHaveLength(2);
+    const r = await nfv("heal", "--stack", STACK, "--vnfc", before[0]);
+    expect(r.code, r.out).toBe(0);
+    await until("a replacement pod", () => {
+      const now = vdu2Pods();
+      return !now.includes(before[0]) && now.length === 2;
+    });
+    expect(vdu2Pods()).toContain(before[1]);
+  });
+
+  it("a second up changes nothing", async () => {
+    const up = await stack.up({ color: "never" });
+    expect(Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
+  });
+
+  it("destroy leaves none of the VNF's objects", async () => {
+    await stack.destroy({ color: "never" });
+    expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
+  });
+});
