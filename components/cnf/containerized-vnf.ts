@@ -142,7 +142,12 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
 
 /**
  * Options of one child: parent, the VIM's provider, the previous tier as `dependsOn`, and for the
- * workloads of VDUs, `healGeneration` as `replacementTrigger` (heal of the entire VNF).
+ * workloads of VDUs, `healGeneration` (0 until the first heal) as `replacementTrigger` (heal of
+ * the entire VNF). The trigger is always set: the engine replaces when its value changes, and a
+ * trigger that only appears at the first heal would change nothing (seen on the lab API server).
+ * Every object keeps its manifest's name, so a replacement must delete first: created first, the
+ * new object would take over the old one's name (the 4.x provider upserts) and the deletion of
+ * the old one would then remove it (seen on the lab API server: the healed Pod was gone).
  */
 export function childOptions(
   p: PlannedObject,
@@ -152,5 +157,5 @@ export function childOptions(
   healGeneration: pulumi.Input<string | number> | undefined,
 ): pulumi.CustomResourceOptions {
   const workload = p.origin.vduId !== undefined && ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"].includes(p.object.kind);
-  return { parent, provider, dependsOn, ...(workload && healGeneration !== undefined ? { replacementTrigger: healGeneration } : {}) };
+  return { parent, provider, dependsOn, deleteBeforeReplace: true, ...(workload ? { replacementTrigger: healGeneration ?? 0 } : {}) };
 }

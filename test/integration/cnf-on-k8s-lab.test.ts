@@ -61,6 +61,9 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     await stack.setConfig("pulumi-nfv:vnfs.cnf.vim", { value: "lab" }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: path.join(ROOT, "../shared/vnf-packages/test_cnf") }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.instantiate_request", { value: "lab/requests/test-cnf-simple.json" }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.legacy.vim", { value: "lab" }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.legacy.package", { value: path.join(ROOT, "../shared/vnf-packages/legacy-containerized/tosca-vnfd-containerized.yaml") }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.legacy.instantiate_request", { value: "lab/requests/legacy-containerized.json" }, true);
   }, 600_000);
 
   afterAll(async () => {
@@ -79,8 +82,18 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     expect(kubectl("get", "configmap", "curry-test001", "-o", "jsonpath={.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("Tacker's legacy containerized VNFD: its Deployment is Available and its HPA exists", () => {
+    const deployments = kubectl("get", "deployments", "-l", "tacker_vnf_instance_id", "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.availableReplicas}{\"\\n\"}{end}").split("\n");
+    const legacy = deployments.filter((d) => d.startsWith("vdu1-"));
+    expect(legacy).toHaveLength(1);
+    expect(legacy[0]).toMatch(/^vdu1-[0-9a-f]{8}=1$/);
+    const name = legacy[0].split("=")[0];
+    expect(kubectl("get", "hpa", name, "-o", "jsonpath={.spec.scaleTargetRef.name} {.spec.minReplicas} {.spec.maxReplicas}")).toMatch(new RegExp(`^${name} \\d+ \\d+$`));
+    expect(kubectl("get", "service", name, "-o", "jsonpath={.spec.ports[*].port}")).not.toBe("");
+  });
+
   it("nfv scale out changes the Deployment's replicas as the API reports them", async () => {
-    const r = await nfv("scale", "--stack", STACK, "--aspect", "vdu2_aspect", "--steps", "1", "--type", "out");
+    const r = await nfv("scale", "--stack", STACK, "--vnf", "cnf", "--aspect", "vdu2_aspect", "--steps", "1", "--type", "out");
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("Deployment vdu2: replicas 1 → 2");
     await until("2 available replicas", () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
@@ -89,13 +102,23 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
   it("nfv heal --vnfc deletes that pod and its controller makes a new one", async () => {
     const before = vdu2Pods();
     expect(before).toHaveLength(2);
-    const r = await nfv("heal", "--stack", STACK, "--vnfc", before[0]);
+    const r = await nfv("heal", "--stack", STACK, "--vnf", "cnf", "--vnfc", before[0]);
     expect(r.code, r.out).toBe(0);
     await until("a replacement pod", () => {
       const now = vdu2Pods();
       return !now.includes(before[0]) && now.length === 2;
     });
     expect(vdu2Pods()).toContain(before[1]);
+  });
+
+  it("nfv heal of the whole VNF replaces every workload", async () => {
+    const podUid = () => kubectl("get", "pod", "vdu1", "-o", "jsonpath={.metadata.uid}");
+    const before = { pod: podUid(), deployment: kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.metadata.uid}") };
+    const r = await nfv("heal", "--stack", STACK, "--vnf", "cnf");
+    expect(r.code, r.out).toBe(0);
+    expect(podUid()).not.toBe(before.pod);
+    expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.metadata.uid}")).not.toBe(before.deployment);
+    await until("vdu2 available again", () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
   });
 
   it("a second up changes nothing", async () => {

@@ -173,9 +173,10 @@ describe("ContainerizedVnf", () => {
     const c = new cnf.ContainerizedVnf("opt", { vim: v, model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "deployment.yaml", "config-map.yaml"), manifests: testCnfFiles() });
     const [config, pod] = c.plan.objects;
     const deps = [c.resources["configmap-curry-test001"]];
-    expect(childOptions(pod, c, v.provider, deps, 3)).toEqual({ parent: c, provider: v.provider, dependsOn: deps, replacementTrigger: 3 });
-    expect(childOptions(config, c, v.provider, [], 3)).toEqual({ parent: c, provider: v.provider, dependsOn: [] });
-    expect(childOptions(pod, c, v.provider, deps, undefined)).not.toHaveProperty("replacementTrigger");
+    expect(childOptions(pod, c, v.provider, deps, 3)).toEqual({ parent: c, provider: v.provider, dependsOn: deps, deleteBeforeReplace: true, replacementTrigger: 3 });
+    expect(childOptions(config, c, v.provider, [], 3)).toEqual({ parent: c, provider: v.provider, dependsOn: [], deleteBeforeReplace: true });
+    // Set from the start, so that the first heal (0 → 1) is a change the engine acts on.
+    expect(childOptions(pod, c, v.provider, deps, undefined)).toEqual({ parent: c, provider: v.provider, dependsOn: deps, deleteBeforeReplace: true, replacementTrigger: 0 });
   });
 
   it("a Secret's data is a secret from the input on", async () => {
