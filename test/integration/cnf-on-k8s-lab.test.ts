@@ -130,4 +130,31 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     await stack.destroy({ color: "never" });
     expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
   });
+
+  describe("VIM variants on the same API server", () => {
+    const token = () => readFileSync(vimConfig, "utf8").match(/^bearer_token: *"?([^"\n]+)"?$/m)![1];
+    async function useVim(vim: Record<string, string>): Promise<void> {
+      await stack.removeConfig("pulumi-nfv:vims");
+      for (const [k, v] of Object.entries(vim)) await stack.setConfig(`pulumi-nfv:vims.lab.${k}`, { value: v, secret: k === "bearer_token" }, true);
+    }
+
+    it("ssl_ca_cert None: deploys without verifying TLS, and says so", async () => {
+      await useVim({ type: "kubernetes", auth_url: "https://127.0.0.1:6443", bearer_token: token(), ssl_ca_cert: "None" });
+      const up = await stack.up({ color: "never" });
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.stdout).toContain("VIM 'lab': ssl_ca_cert is None, so TLS to https://127.0.0.1:6443 is NOT verified");
+      await stack.destroy({ color: "never" });
+    });
+
+    it("a wrong bearer token fails the deployment with an error that names the VIM", async () => {
+      await useVim({ type: "kubernetes", auth_url: "https://127.0.0.1:6443", bearer_token: "not-a-valid-token-0000", ssl_ca_cert: "None" });
+      const error = await stack.up({ color: "never" }).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(error).toBeDefined();
+      expect(error).toMatch(/lab-provider/);
+      expect(error).toMatch(/Unauthorized|401/i);
+    });
+  });
 });
