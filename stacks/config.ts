@@ -28,11 +28,7 @@ export interface StackConfig {
  */
 export function readStackConfig(raw: { vims?: unknown }, projectRoot: string, stackFile?: LocatedDocument): { config: StackConfig; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();
-  const inStack = (p: YamlPath, key = false): SourceLocation => {
-    const full = ["config", `${PROJECT}:vims`, ...p];
-    const where = stackFile ? (key ? stackFile.keyLocation(full) : stackFile.location(full)) : {};
-    return { ...where, path: `${PROJECT}:${formatPath(["vims", ...p])}` };
-  };
+  const inStack = stackLocator("vims", stackFile);
   const vims: VimEntry[] = [];
   const rawVims = raw.vims ?? {};
   if (typeof rawVims !== "object" || rawVims === null || Array.isArray(rawVims)) {
@@ -94,6 +90,18 @@ function vimFromFile(file: string, bag: DiagnosticBag, from: SourceLocation): Vi
     bag.add(...diagnostics);
     return undefined;
   }
+}
+
+/**
+ * Where a path under `pulumi-nfv:<key>` is: its line in Pulumi.<stack>.yaml when the file is
+ * known, and always the config path (`pulumi-nfv:vims.edge.auth_url`).
+ */
+export function stackLocator(key: string, stackFile?: LocatedDocument): (p: YamlPath, atKey?: boolean) => SourceLocation {
+  return (p, atKey = false) => {
+    const full = ["config", `${PROJECT}:${key}`, ...p];
+    const where = stackFile ? (atKey ? stackFile.keyLocation(full) : stackFile.location(full)) : {};
+    return { ...where, path: `${PROJECT}:${formatPath([key, ...p])}` };
+  };
 }
 
 /** The stack's settings file, parsed for positions only; undefined when absent or unreadable. */

@@ -1,7 +1,6 @@
 /**
- * The Pulumi program: stack config in, components out. Everything is validated first (VIMs,
- * VNF entries, their packages, requests and component graphs), so an invalid config registers
- * nothing.
+ * The Pulumi program: stack config in, components out. Everything is validated first
+ * (stacks/settings.ts), so an invalid config registers nothing.
  */
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
@@ -9,11 +8,12 @@ import { ContainerizedVnf } from "../components/cnf";
 import { PrivateRegistry } from "../components/registry";
 import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
 import { VmVnf } from "../components/vnf";
-import { DiagnosticBag, formatDiagnostic } from "../translators/diagnostics";
+import { formatDiagnostic } from "../translators/diagnostics";
 import { manifestReader } from "../translators/kubernetes/manifests";
 import type { VimSpec } from "../translators/tacker/vim-config";
-import { findProjectRoot, loadStackFile, PROJECT, readStackConfig, type VimEntry } from "./config";
-import { prepareVnfs, readVnfEntries, type PreparedVnf, type SshLogin } from "./vnfs";
+import { findProjectRoot, loadStackFile, PROJECT, type VimEntry } from "./config";
+import { loadStackSettings } from "./settings";
+import type { PreparedVnf, SshLogin } from "./vnfs";
 
 export interface StackOutputs {
   /** Every registered VIM's Tacker record, by name. */
@@ -28,18 +28,9 @@ export async function deployStack(): Promise<StackOutputs> {
   const stack = pulumi.getStack();
   const config = new pulumi.Config(PROJECT);
   const root = findProjectRoot();
-  const stackFile = loadStackFile(root, stack);
-  const { config: settings, bag } = readStackConfig({ vims: config.getObject("vims") }, root, stackFile);
-  const vimTypes = new Map(settings.vims.map((v) => [v.name, v.spec.type]));
-  const inStack = (p: readonly (string | number)[], key?: boolean) => {
-    const full = ["config", `${PROJECT}:vnfs`, ...p];
-    return { ...(stackFile ? (key ? stackFile.keyLocation(full) : stackFile.location(full)) : {}), path: `${PROJECT}:vnfs.${p.join(".")}` };
-  };
-  const entries = readVnfEntries(config.getObject("vnfs"), stack, root, vimTypes, inStack, bag);
-  const prepared = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
-  for (const p of prepared) checkVimKind(p, vimTypes, bag);
-  bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
-  for (const w of bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
+  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs") }, root, stack, loadStackFile(root, stack));
+  settings.bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
+  for (const w of settings.bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
 
   const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
@@ -50,19 +41,8 @@ export async function deployStack(): Promise<StackOutputs> {
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
   }
   const renderModes = new Set(settings.vims.filter((v) => v.renderYamlToDirectory).map((v) => v.name));
-  for (const p of prepared) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes);
+  for (const p of settings.vnfs) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes);
   return outputs;
-}
-
-/** A component needs its kind of VIM: CNFs a Kubernetes one, VM-based VNFs an OpenStack one. */
-function checkVimKind(p: PreparedVnf, vimTypes: Map<string, string>, bag: DiagnosticBag): void {
-  if (p.component === "registry-on-host" || !p.entry.vim) return;
-  const want = p.component === "container-vnf" ? "kubernetes" : "openstack";
-  if (p.component === "kubernetes-cluster") {
-    bag.error("VNF_UNSUPPORTED", `VNF '${p.entry.name}' is a Kubernetes cluster: the cluster component is not available yet`, { path: `${PROJECT}:vnfs.${p.entry.name}` });
-  } else if (vimTypes.get(p.entry.vim) !== want) {
-    bag.error("CONFIG_WRONG_VIM", `VNF '${p.entry.name}' is a ${p.component} and needs a VIM of type ${want}; '${p.entry.vim}' is ${vimTypes.get(p.entry.vim)}`, { path: `${PROJECT}:vnfs.${p.entry.name}.vim` });
-  }
 }
 
 /** Credentials become secrets here, the moment they leave the config. */

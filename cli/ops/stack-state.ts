@@ -1,8 +1,9 @@
 /** Reading a stack's config and outputs for `nfv scale/heal`, and writing config changes back. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DiagnosticError } from "../../translators/diagnostics";
-import { loadStackFile, PROJECT, readStackConfig } from "../../stacks/config";
-import { prepareVnfs, readVnfEntries, type PreparedVnf } from "../../stacks/vnfs";
+import { loadStackFile, PROJECT } from "../../stacks/config";
+import { loadStackSettings } from "../../stacks/settings";
+import type { PreparedVnf } from "../../stacks/vnfs";
 import type { ConfigChange } from "./operations";
 
 function parsed(config: Record<string, { value: string }>, key: string): unknown {
@@ -15,16 +16,12 @@ function parsed(config: Record<string, { value: string }>, key: string): unknown
   }
 }
 
-/** The stack's VNFs, as its program sees them (packages translated, requests read). */
+/** The stack's VNFs, as its program sees them (same checks, packages translated, requests read). */
 export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<PreparedVnf[]> {
   const config = await stack.getAllConfig();
-  const stackFile = loadStackFile(projectRoot, stack.name);
-  const { config: settings, bag } = readStackConfig({ vims: parsed(config, "vims") }, projectRoot, stackFile);
-  const vimTypes = new Map(settings.vims.map((v) => [v.name, v.spec.type]));
-  const entries = readVnfEntries(parsed(config, "vnfs"), stack.name, projectRoot, vimTypes, (p) => ({ path: `${PROJECT}:vnfs.${p.join(".")}` }), bag);
-  const prepared = await prepareVnfs(entries, bag);
+  const { vnfs, bag } = await loadStackSettings({ vims: parsed(config, "vims"), vnfs: parsed(config, "vnfs") }, projectRoot, stack.name, loadStackFile(projectRoot, stack.name));
   bag.throwIfErrors(`invalid configuration for stack '${stack.name}'`);
-  return prepared;
+  return vnfs;
 }
 
 /** Writes the changes (`config set --path`) and returns how to undo them (for `--preview`). */

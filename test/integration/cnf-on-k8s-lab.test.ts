@@ -10,8 +10,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../cli/nfv";
-import { openLocalStack, ROOT, type LocalStack } from "./harness";
+import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
 
 const LAB = path.join(ROOT, "lab/k8s");
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
@@ -29,18 +28,8 @@ function kubectl(...args: string[]): string {
   return execFileSync(KUBECTL, ["--kubeconfig", path.join(STATE, "kubeconfig"), "-n", "default", ...args], { encoding: "utf8" }).trim();
 }
 
-/** `nfv` in-process, with the toolchain's environment. */
-async function nfv(...args: string[]): Promise<{ code: number; out: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, local.env);
-  const out: string[] = [];
-  try {
-    const code = await main([...args, "--cwd", ROOT], { out: (t) => out.push(t), err: (t) => out.push(t) });
-    return { code, out: out.join("") };
-  } finally {
-    process.env = saved;
-  }
-}
+/** `nfv` in-process, with the test stack's environment. */
+const nfv = (...args: string[]) => runNfv(local.env, args);
 
 async function until(what: string, check: () => boolean, seconds = 90): Promise<void> {
   for (let i = 0; i < seconds; i++) {

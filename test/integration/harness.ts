@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { main } from "../../cli/nfv";
 import { parseYaml } from "../../translators/yaml/located-yaml";
 
 export const ROOT = path.join(__dirname, "../..");
@@ -79,5 +80,18 @@ function tryJson(s: string): unknown {
     return JSON.parse(s);
   } catch {
     return s;
+  }
+}
+
+/** Runs `nfv` in-process with the stack's environment (the Automation API reads process.env). */
+export async function runNfv(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  const out: string[] = [];
+  try {
+    const code = await main([...args, "--cwd", ROOT], { out: (t) => out.push(t), err: (t) => out.push(t) });
+    return { code, out: out.join("") };
+  } finally {
+    process.env = saved;
   }
 }

@@ -9,9 +9,8 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { main } from "../../cli/nfv";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
-import { configSecrets, openLocalStack, ROOT, type LocalStack } from "./harness";
+import { configSecrets, openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
 
 let local: LocalStack;
 
@@ -43,16 +42,8 @@ describe("local stack, real engine", () => {
 
   it("nfv preview --diff --out writes the PR summary from a real preview", async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), "nfv-preview-")), "preview.md");
-    const saved = { ...process.env };
-    Object.assign(process.env, local.env);
-    const printed: string[] = [];
-    let code: number;
-    try {
-      code = await main(["preview", "--stack", "local", "--diff", "--out", out, "--cwd", ROOT], { out: (t) => printed.push(t), err: (t) => printed.push(t) });
-    } finally {
-      process.env = saved;
-    }
-    expect(code, printed.join("")).toBe(0);
+    const { code, out: printed } = await runNfv(local.env, ["preview", "--stack", "local", "--diff", "--out", out]);
+    expect(code, printed).toBe(0);
     const md = readFileSync(out, "utf8");
     expect(md).toMatch(/^### Pulumi preview: `local`\n/);
     expect(md).toContain("| `+` create | `local-k8s` | `nfv:vim:KubernetesVim` |");

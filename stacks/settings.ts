@@ -1,0 +1,37 @@
+/**
+ * Everything a stack's config says, checked as one: the VIMs, the VNF entries, their packages,
+ * requests and component graphs, and that each VNF's component fits its VIM. The Pulumi program
+ * and the `nfv` operations both start here, so they accept and refuse the same configs.
+ */
+import { DiagnosticBag } from "../translators/diagnostics";
+import type { LocatedDocument } from "../translators/yaml/located-yaml";
+import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
+import { prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
+
+export interface StackSettings {
+  vims: VimEntry[];
+  vnfs: PreparedVnf[];
+  /** Every problem found; callers throw on errors and print warnings. */
+  bag: DiagnosticBag;
+}
+
+/** `raw` holds the parsed `pulumi-nfv:vims` and `pulumi-nfv:vnfs` values. */
+export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
+  const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
+  const vimTypes = new Map(config.vims.map((v) => [v.name, v.spec.type]));
+  const entries = readVnfEntries(raw.vnfs, stack, projectRoot, vimTypes, stackLocator("vnfs", stackFile), bag);
+  const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
+  for (const p of vnfs) checkVimKind(p, vimTypes, bag);
+  return { vims: config.vims, vnfs, bag };
+}
+
+/** A component needs its kind of VIM: CNFs a Kubernetes one, VM-based VNFs an OpenStack one. */
+function checkVimKind(p: PreparedVnf, vimTypes: Map<string, string>, bag: DiagnosticBag): void {
+  if (p.component === "registry-on-host" || !p.entry.vim) return;
+  const want = p.component === "container-vnf" ? "kubernetes" : "openstack";
+  if (p.component === "kubernetes-cluster") {
+    bag.error("VNF_UNSUPPORTED", `VNF '${p.entry.name}' is a Kubernetes cluster: the cluster component is not available yet`, { path: `${PROJECT}:vnfs.${p.entry.name}` });
+  } else if (vimTypes.get(p.entry.vim) !== want) {
+    bag.error("CONFIG_WRONG_VIM", `VNF '${p.entry.name}' is a ${p.component} and needs a VIM of type ${want}; '${p.entry.vim}' is ${vimTypes.get(p.entry.vim)}`, { path: `${PROJECT}:vnfs.${p.entry.name}.vim` });
+  }
+}
