@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import type { VnfModel } from "../../../translators/tosca/model";
-import { installVnfMocks, model, request } from "../vnf/vnf-mocks";
+import { forget, request, vnfTestBed } from "../vnf/vnf-mocks";
 
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");
@@ -19,17 +19,10 @@ const NOOP = path.resolve(__dirname, "../../fixtures/vnf/hooks/noop.sh");
 const ALL = ["instantiate_start", "instantiate_end", "scale_start", "scale_end", "heal_start", "heal_end", "terminate_start", "terminate_end"] as const;
 
 beforeAll(async () => {
-  ({ registered } = installVnfMocks());
-  vnf = await import("../../../components/vnf");
+  ({ registered, vnf, hw3, provider } = await vnfTestBed());
   hooksMod = await import("../../../mgmt/hooks");
-  hw3 = await model("helloworld3");
-  provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
-  await settle();
 });
-afterEach(async () => {
-  await settle();
-  registered.length = 0;
-});
+afterEach(() => forget(registered));
 
 /** Builds a VmVnf with a hook for every operation; records each child's dependsOn by name. */
 function build(extra: Partial<import("../../../components/vnf").VmVnfArgs> = {}) {

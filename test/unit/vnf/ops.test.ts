@@ -8,7 +8,7 @@ import * as openstack from "@pulumi/openstack";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import type { VnfModel } from "../../../translators/tosca/model";
-import { installVnfMocks, model, request } from "./vnf-mocks";
+import { forget, request, vnfTestBed } from "./vnf-mocks";
 
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");
@@ -19,17 +19,10 @@ const NOOP = path.resolve(__dirname, "../../fixtures/vnf/hooks/noop.sh");
 const U = "urn:pulumi:test::pulumi-nfv::nfv:vnf:VmVnf$";
 
 beforeAll(async () => {
-  ({ registered } = installVnfMocks());
-  vnf = await import("../../../components/vnf");
+  ({ registered, vnf, hw3, provider } = await vnfTestBed());
   ops = await import("../../../components/ops");
-  hw3 = await model("helloworld3");
-  provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
-  await settle();
 });
-afterEach(async () => {
-  await settle();
-  registered.length = 0;
-});
+afterEach(() => forget(registered));
 
 const args = (healGenerations?: Record<string, number>) => ({
   flavours: hw3.flavours, request: request("helloworld3_level2.json"), provider, healGenerations,

@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import type { VnfModel } from "../../../translators/tosca/model";
-import { graph, installVnfMocks, model, request, type Invoked } from "./vnf-mocks";
+import { forget, graph, request, vnfTestBed, type Invoked } from "./vnf-mocks";
 
 let registered: Registered[];
 let invoked: Invoked[];
@@ -18,17 +18,9 @@ let hw3: VnfModel;
 let provider: openstack.Provider;
 
 beforeAll(async () => {
-  ({ registered, invoked } = installVnfMocks());
-  vnf = await import("../../../components/vnf");
-  hw3 = await model("helloworld3");
-  provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
-  await settle();
+  ({ registered, invoked, vnf, hw3, provider } = await vnfTestBed());
 });
-afterEach(async () => {
-  await settle();
-  registered.length = 0;
-  invoked.length = 0;
-});
+afterEach(() => forget(registered, invoked));
 
 const named = (name: string) => {
   const r = registered.filter((x) => x.name === name);

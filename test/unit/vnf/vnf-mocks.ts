@@ -4,11 +4,12 @@
  */
 import * as path from "node:path";
 import { readFileSync } from "node:fs";
+import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { readInstantiateRequest, type InstantiateVnfRequest } from "../../../translators/tacker/instantiate-request";
 import { translatePackage } from "../../../translators/tosca/translate";
 import type { VnfModel } from "../../../translators/tosca/model";
-import type { Registered } from "../helpers/pulumi-mocks";
+import { settle, type Registered } from "../helpers/pulumi-mocks";
 
 export const PACKAGES = path.join(__dirname, "../../../../shared/vnf-packages");
 export const FIXTURES = path.join(__dirname, "../../fixtures/vnf");
@@ -62,4 +63,23 @@ export function request(file: string): InstantiateVnfRequest {
 /** Name and type of every registered child, in registration order. */
 export function graph(registered: Registered[]): string[] {
   return registered.map((r) => `${r.type} ${r.name}`);
+}
+
+/**
+ * What the VmVnf tests share: the mocks installed, then (after them, as Pulumi's testing guide
+ * requires) the component imported, helloworld3 translated and a VIM provider made.
+ */
+export async function vnfTestBed() {
+  const { registered, invoked } = installVnfMocks();
+  const vnf = await import("../../../components/vnf");
+  const hw3 = await model("helloworld3");
+  const provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
+  await settle();
+  return { registered, invoked, vnf, hw3, provider };
+}
+
+/** Lets a finished test's registrations land, then forgets them. */
+export async function forget(...lists: unknown[][]): Promise<void> {
+  await settle();
+  for (const list of lists) list.length = 0;
 }
