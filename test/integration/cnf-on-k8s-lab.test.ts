@@ -1,12 +1,13 @@
 /**
  * The sample CNF on the lab's real Kubernetes API (lab/k8s: kube-apiserver, controller-manager,
  * scheduler, etcd, kwok nodes), through the stack program and the `nfv` commands: up, scale,
- * heal of one pod, a second up with no changes, destroy. Runs when the lab binaries are cached,
- * like test/integration/k8s-lab; otherwise skipped, saying why.
+ * heal of one pod, a second up with no changes, destroy; the VIM variants; and the shipped `local`
+ * stack. Runs when the lab binaries are cached, like test/integration/k8s-lab; otherwise skipped,
+ * saying why.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,14 +20,19 @@ const KUBECTL = path.join(CACHE, `k8s/kubectl-${K8S_VERSION}/bin/kubectl`);
 const enabled = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`)) && existsSync(KUBECTL);
 const STATE = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "k8s");
 const STACK = "it-cnf";
+const CONTAINER_VDU = path.join(ROOT, "test/fixtures/cnf/container-vdu");
 
 let local: LocalStack;
 let stack: Stack;
 let vimConfig = "";
+let webPackage = "";
 
 function kubectl(...args: string[]): string {
   return execFileSync(KUBECTL, ["--kubeconfig", path.join(STATE, "kubeconfig"), "-n", "default", ...args], { encoding: "utf8" }).trim();
 }
+
+/** The lab's nfv-admin bearer token, from the vim-config.yaml that lab/k8s/up wrote. */
+const token = () => readFileSync(vimConfig, "utf8").match(/^bearer_token: *"?([^"\n]+)"?$/m)![1];
 
 /** `nfv` in-process, with the test stack's environment. */
 const nfv = (...args: string[]) => runNfv(local.env, args);
@@ -37,6 +43,21 @@ async function until(what: string, check: () => boolean, seconds = 90): Promise<
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * The container-VDU fixture as a package directory: its two VNFD files beside test_cnf's type
+ * files (not copied into the fixture, so there is one copy of ETSI's types in the repository).
+ */
+function containerVduPackage(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "nfv-it-container-vdu-"));
+  mkdirSync(path.join(dir, "Definitions"));
+  mkdirSync(path.join(dir, "TOSCA-Metadata"));
+  const types = path.join(ROOT, "../shared/vnf-packages/test_cnf/Definitions");
+  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml", "helloworld3_types.yaml"]) copyFileSync(path.join(types, f), path.join(dir, "Definitions", f));
+  for (const f of ["web_top.vnfd.yaml", "web_df_simple.yaml"]) copyFileSync(path.join(CONTAINER_VDU, f), path.join(dir, "Definitions", f));
+  writeFileSync(path.join(dir, "TOSCA-Metadata/TOSCA.meta"), "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: pulumi-nfv tests\nEntry-Definitions: Definitions/web_top.vnfd.yaml\n");
+  return dir;
 }
 
 const vdu2Pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
@@ -53,12 +74,17 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     await stack.setConfig("pulumi-nfv:vnfs.legacy.vim", { value: "lab" }, true);
     await stack.setConfig("pulumi-nfv:vnfs.legacy.package", { value: path.join(ROOT, "../shared/vnf-packages/legacy-containerized/tosca-vnfd-containerized.yaml") }, true);
     await stack.setConfig("pulumi-nfv:vnfs.legacy.instantiate_request", { value: "lab/requests/legacy-containerized.json" }, true);
+    webPackage = containerVduPackage();
+    await stack.setConfig("pulumi-nfv:vnfs.web.vim", { value: "lab" }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.web.package", { value: webPackage }, true);
+    await stack.setConfig("pulumi-nfv:vnfs.web.instantiate_request", { value: path.join(CONTAINER_VDU, "instantiate-request.json") }, true);
   }, 600_000);
 
   afterAll(async () => {
     await stack?.destroy({ color: "never" }).catch(() => undefined);
     await stack?.workspace.removeStack(STACK).catch(() => undefined);
     rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
+    if (webPackage) rmSync(webPackage, { recursive: true, force: true });
     local?.dispose();
     if (vimConfig) execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
   }, 600_000);
@@ -79,6 +105,14 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     const name = legacy[0].split("=")[0];
     expect(kubectl("get", "hpa", name, "-o", "jsonpath={.spec.scaleTargetRef.name} {.spec.minReplicas} {.spec.maxReplicas}")).toMatch(new RegExp(`^${name} \\d+ \\d+$`));
     expect(kubectl("get", "service", name, "-o", "jsonpath={.spec.ports[*].port}")).not.toBe("");
+  });
+
+  it("container VDUs: a Deployment per VDU from its sw_image_data, the CP's Service, the aspect's HPA", () => {
+    expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas} {.spec.template.spec.containers[0].image}")).toBe("2 registry.example/web:1.2.3");
+    expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[0].resources.limits.memory}")).toBe("512Mi");
+    expect(kubectl("get", "service", "web", "-o", "jsonpath={.spec.ports[0].port}:{.spec.ports[0].targetPort}")).toBe("80:8080");
+    expect(kubectl("get", "deployment", "cache", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
+    expect(kubectl("get", "hpa", "cache", "-o", "jsonpath={.spec.scaleTargetRef.kind}/{.spec.scaleTargetRef.name}")).toBe("Deployment/cache");
   });
 
   it("nfv scale out changes the Deployment's replicas as the API reports them", async () => {
@@ -121,7 +155,6 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
   });
 
   describe("VIM variants on the same API server", () => {
-    const token = () => readFileSync(vimConfig, "utf8").match(/^bearer_token: *"?([^"\n]+)"?$/m)![1];
     async function useVim(vim: Record<string, string>): Promise<void> {
       await stack.removeConfig("pulumi-nfv:vims");
       for (const [k, v] of Object.entries(vim)) await stack.setConfig(`pulumi-nfv:vims.lab.${k}`, { value: v, secret: k === "bearer_token" }, true);
@@ -144,6 +177,52 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
       expect(error).toBeDefined();
       expect(error).toMatch(/lab-provider/);
       expect(error).toMatch(/Unauthorized|401/i);
+    });
+
+    it("a CA that did not sign the server's certificate fails with an error that names the VIM", async () => {
+      const otherCa = readFileSync(path.join(ROOT, "test/fixtures/pki/ca-a.crt"), "utf8");
+      await useVim({ type: "kubernetes", auth_url: "https://127.0.0.1:6443", bearer_token: token(), ssl_ca_cert: otherCa });
+      const error = await stack.up({ color: "never" }).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(error).toBeDefined();
+      expect(error).toMatch(/lab-provider/);
+      expect(error).toMatch(/certificate signed by unknown authority|x509/i);
+      expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
+    });
+  });
+
+  describe("the shipped local stack (stacks/Pulumi.local.yaml, as lab/local/up deploys it)", () => {
+    let shipped: LocalStack;
+    beforeAll(async () => {
+      await stack.destroy({ color: "never" });
+      shipped = await openLocalStack({ stackName: "local" });
+    }, 600_000);
+
+    afterAll(async () => {
+      await shipped?.stack.destroy({ color: "never" }).catch(() => undefined);
+      shipped?.dispose();
+    }, 600_000);
+
+    it("up deploys the sample CNF to the lab API, with the VIM read from lab/k8s's vim-config.yaml", async () => {
+      const up = await shipped.stack.up({ color: "never" });
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.outputs.vims.value["local-k8s"]).toMatchObject({ type: "kubernetes", vim_project: { name: "default" }, auth_cred: { bearer_token: "***" } });
+      expect(up.stdout).not.toContain("NOT verified");
+      expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
+      expect(kubectl("get", "pod", "vdu1", "-o", "jsonpath={.status.phase}")).toBe("Running");
+    });
+
+    it("the lab's bearer token is nowhere in the state", () => {
+      const exported = execFileSync("pulumi", ["stack", "export", "--stack", "local"], { cwd: ROOT, env: shipped.env, encoding: "utf8" });
+      expect(token().length).toBeGreaterThan(20);
+      expect(exported.includes(token())).toBe(false);
+    });
+
+    it("destroy leaves none of its objects", async () => {
+      await shipped.stack.destroy({ color: "never" });
+      expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
     });
   });
 });

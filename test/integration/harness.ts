@@ -32,10 +32,11 @@ export interface LocalStack {
 }
 
 /**
- * Opens `local` on a backend of its own (a fresh directory, or `backendUrl`), so that tests never
- * touch a developer's state. The stack's passphrase is the lab's (see stacks/Pulumi.local.yaml).
+ * Opens a lab stack (`local-render` unless `stackName` says otherwise) on a backend of its own (a
+ * fresh directory, or `backendUrl`), so that tests never touch a developer's state. The stack's
+ * passphrase is the lab's (see stacks/Pulumi.local.yaml).
  */
-export async function openLocalStack(opts: { backendUrl?: string } = {}): Promise<LocalStack> {
+export async function openLocalStack(opts: { backendUrl?: string; stackName?: string } = {}): Promise<LocalStack> {
   const backendDir = mkdtempSync(path.join(tmpdir(), "nfv-it-state-"));
   const env: Record<string, string> = {
     ...toolchainEnv(),
@@ -46,7 +47,7 @@ export async function openLocalStack(opts: { backendUrl?: string } = {}): Promis
   delete env.KUBECONFIG;
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())) });
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "local", workDir: ROOT }, { envVars: env, pulumiCommand });
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName ?? "local-render", workDir: ROOT }, { envVars: env, pulumiCommand });
   return { stack, env, backendDir, dispose: () => rmSync(backendDir, { recursive: true, force: true }) };
 }
 

@@ -1,6 +1,8 @@
 /**
- * The `local` stack through the real engine: the built CLI, the Node.js language host and the
- * provider plugins, driven by the Automation API. Needs lab/toolchain/build.sh to have run.
+ * The `local-render` stack (the embedded default without an API server) through the real engine:
+ * the built CLI, the Node.js language host and the provider plugins, driven by the Automation API.
+ * Needs lab/toolchain/build.sh to have run. The `local` stack itself, on the lab's API server, is
+ * tested in cnf-on-k8s-lab.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -24,8 +26,8 @@ afterAll(async () => {
   local?.dispose();
 }, 600_000);
 
-describe("local stack, real engine", () => {
-  it("previews the VIMs of Pulumi.local.yaml, and the PR summary lists them", async () => {
+describe("local-render stack, real engine", () => {
+  it("previews the VIMs of Pulumi.local-render.yaml, and the PR summary lists them", async () => {
     const events: EngineEvent[] = [];
     const result = await local.stack.preview({ color: "never", onEvent: (e) => events.push(e) });
     expect(result.changeSummary.create).toBeGreaterThanOrEqual(3);
@@ -36,16 +38,16 @@ describe("local stack, real engine", () => {
         ["create", "pulumi:providers:kubernetes", "local-k8s-provider"],
       ]),
     );
-    const md = renderPreviewMarkdown("local", changes);
+    const md = renderPreviewMarkdown("local-render", changes);
     expect(md).toContain("| `+` create | `local-k8s-provider` | `pulumi:providers:kubernetes` |");
   }, 600_000);
 
   it("nfv preview --diff --out writes the PR summary from a real preview", async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), "nfv-preview-")), "preview.md");
-    const { code, out: printed } = await runNfv(local.env, ["preview", "--stack", "local", "--diff", "--out", out]);
+    const { code, out: printed } = await runNfv(local.env, ["preview", "--stack", "local-render", "--diff", "--out", out]);
     expect(code, printed).toBe(0);
     const md = readFileSync(out, "utf8");
-    expect(md).toMatch(/^### Pulumi preview: `local`\n/);
+    expect(md).toMatch(/^### Pulumi preview: `local-render`\n/);
     expect(md).toContain("| `+` create | `local-k8s` | `nfv:vim:KubernetesVim` |");
     expect(md).not.toContain("lab-render-token");
   }, 600_000);
@@ -77,11 +79,11 @@ describe("local stack, real engine", () => {
   }, 600_000);
 
   it("keeps every configured secret out of the exported state", async () => {
-    const secrets = await configSecrets(local.stack, path.join(ROOT, "stacks/Pulumi.local.yaml"));
+    const secrets = await configSecrets(local.stack, path.join(ROOT, "stacks/Pulumi.local-render.yaml"));
     // Without secrets in the config this test would prove nothing.
     expect(secrets.length).toBeGreaterThan(0);
     // `pulumi stack export` as an operator runs it (the Automation API's exportStack adds --show-secrets).
-    const exported = execFileSync("pulumi", ["stack", "export", "--stack", "local"], { cwd: ROOT, env: local.env, encoding: "utf8" });
+    const exported = execFileSync("pulumi", ["stack", "export", "--stack", "local-render"], { cwd: ROOT, env: local.env, encoding: "utf8" });
     for (const s of secrets) {
       expect(s.value.length, s.path).toBeGreaterThan(8);
       expect(exported.includes(s.value), `${s.path} appears in plain text in the state`).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * State in PostgreSQL (the CLI's postgres:// backend): the local stack deployed and destroyed
+ * State in PostgreSQL (the CLI's postgres:// backend): the local-render stack deployed and destroyed
  * with its state in a lab PostgreSQL that this test starts and removes.
  */
 import { execFileSync } from "node:child_process";
@@ -19,7 +19,7 @@ let local: LocalStack;
 /** psql with the password in its environment, never on its command line. */
 /** The stack's checkpoint as the backend stores it: a row whose JSON wraps the base64 of the file. */
 function checkpoint(): string {
-  const row = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local.json'");
+  const row = psql("SELECT data FROM pulumi_state WHERE key LIKE '%stacks/pulumi-nfv/local-render.json'");
   return Buffer.from((JSON.parse(row) as { data: string }).data, "base64").toString("utf8");
 }
 

@@ -73,6 +73,11 @@ describe("toComponentGraph", () => {
     const container: ContainerVdu = { id: "C", name: "web", kind: "container", minInstances: 1, maxInstances: 1, initialInstances: 1, instancesByLevel: {}, scaling: [], containers: [], labels: {}, servicePorts: [] };
     expect(kind(flavour({ vdus: [container], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "container-vnf" });
     expect(kind(flavour({ vdus: [container, compute("VM")], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "vm-vnf", reason: expect.stringContaining("mixed") });
+    // A Vdu.Compute with a container image is a container VDU: virtual_compute sizes the container.
+    const sized = compute("WEB", { swImage: { name: "registry.example/web", version: "1.2.3", containerFormat: "docker" } });
+    expect(kind(flavour({ vdus: [container, sized], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "container-vnf" });
+    const vmImage = compute("VM", { swImage: { name: "cirros", version: "0.5", containerFormat: "bare" } });
+    expect(kind(flavour({ vdus: [container, vmImage], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "vm-vnf" });
   });
 
   it("reports every mismatch between request and model", () => {
