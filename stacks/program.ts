@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { ContainerizedVnf } from "../components/cnf";
-import { PrivateRegistry } from "../components/registry";
+import { HOST_VNFC, PrivateRegistry } from "../components/registry";
 import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
 import { VmVnf } from "../components/vnf";
 import { formatDiagnostic } from "../translators/diagnostics";
@@ -85,11 +85,11 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
   if (p.component === "registry-on-host") {
     const host = entry.host!;
     const registry = new PrivateRegistry(entry.name, {
-      host: { host: host.address, port: host.port, user: host.user, privateKey: privateKey(host), hostKey: host.hostKey },
+      host: { host: host.address, port: host.port, user: host.user, privateKey: privateKey(host), hostKey: host.hostKey, healGeneration: entry.healGenerations?.[HOST_VNFC] },
       installationParam: entry.installationParam,
       mode: entry.mode,
     });
-    return pulumi.output({ component: "private-registry", endpoint: registry.endpoint, connectionInfo: registry.connectionInfo });
+    return pulumi.output({ component: "private-registry", endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: { [HOST_VNFC]: { address: host.address } } });
   }
   const vim = vims.get(entry.vim!)!;
   const model = p.model!;

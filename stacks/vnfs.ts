@@ -46,7 +46,7 @@ export interface VnfEntry {
 }
 
 const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param"];
-const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key"];
+const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
 
@@ -126,6 +126,12 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   if (!str("user")) bag.error("CONFIG_MISSING_FIELD", `${key}.user is required`, at([key]));
   const keyFile = str("private_key_file");
   if (keyFile !== undefined && !existsSync(keyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.private_key_file ${keyFile} does not exist`, at([key, "private_key_file"]));
+  // A host key file (e.g. the host's ssh_host_ed25519_key.pub) for hosts whose key is made at setup.
+  const hostKeyFile = str("host_key_file");
+  let hostKey = str("host_key");
+  if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
+  else if (hostKeyFile !== undefined && !existsSync(hostKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.host_key_file ${hostKeyFile} does not exist`, at([key, "host_key_file"]));
+  else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
   if (raw.port !== undefined && !(Number.isInteger(raw.port) && (raw.port as number) >= 1 && (raw.port as number) <= 65535)) {
     bag.error("CONFIG_BAD_VALUE", `${key}.port must be 1-65535`, at([key, "port"]));
   }
@@ -133,7 +139,7 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
     user: str("user") ?? "",
     ...(raw.port !== undefined ? { port: raw.port as number } : {}),
     ...(keyFile ? { privateKeyFile: keyFile } : {}),
-    ...(str("host_key") ? { hostKey: str("host_key") } : {}),
+    ...(hostKey ? { hostKey } : {}),
     ...(withAddress ? { address: str("address") ?? "" } : {}),
     ...(str("cp") ? { cpId: str("cp") } : {}),
   };

@@ -4,6 +4,7 @@
  */
 import { planHeal as planCnfHeal, planScale as planCnfScale, type LivePod, type PodDeletion } from "../../components/cnf/ops";
 import { planHeal as planVmHeal, planScale as planVmScale, type HealVnfc } from "../../components/ops";
+import { HOST_VNFC } from "../../components/registry/params";
 import { DiagnosticError } from "../../translators/diagnostics";
 import { planCnf } from "../../translators/kubernetes/plan";
 import { manifestReader } from "../../translators/kubernetes/manifests";
@@ -94,9 +95,15 @@ export interface DeployedVnf {
 }
 
 export function planHealOperation(prepared: PreparedVnf[], deployed: Record<string, DeployedVnf>, args: HealArgs, livePods: LivePod[] = []): Operation {
-  const hasVnfcs = (p: PreparedVnf) => p.component !== "registry-on-host";
-  const p = pick(prepared, args.vnf, hasVnfcs, "VNFCs");
+  const p = pick(prepared, args.vnf, () => true, "VNFCs");
   const name = p.entry.name;
+  if (p.component === "registry-on-host") {
+    // One VNFC, the host, which is not ours to replace: heal runs the installation again.
+    const unknown = args.vnfcIds.filter((id) => id !== HOST_VNFC);
+    if (unknown.length > 0) fail("HEAL_UNKNOWN_VNFC", `VNFC \`${unknown[0]}\` does not exist (VNFCs: ${HOST_VNFC})`);
+    const next = (p.entry.healGenerations?.[HOST_VNFC] ?? 0) + 1;
+    return { vnf: name, configChanges: [{ key: configKey(name, "heal_generations", HOST_VNFC), value: String(next) }], replace: [], podDeletions: [], summary: [`heal_end on ${HOST_VNFC}: the registry installed again on the existing host (heal generation ${next})`] };
+  }
   if (p.component === "container-vnf") {
     if (args.vnfcIds.length === 0) {
       const next = (p.entry.healGeneration ?? 0) + 1;

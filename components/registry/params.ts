@@ -6,6 +6,9 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
 
+/** The VNFC id of a registry on an existing host. */
+export const HOST_VNFC = "host";
+
 export interface RegistryProxy {
   httpProxy?: string;
   httpsProxy?: string;

@@ -8,7 +8,7 @@ import type { Flavour } from "../../translators/tosca/model";
 import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
 import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
-import { PARAM_KEY, readRegistryInstallation, registryStdin, type RegistryInstallation } from "./params";
+import { HOST_VNFC, PARAM_KEY, readRegistryInstallation, registryStdin, type RegistryInstallation } from "./params";
 
 /** The install script, `mgmt/registry/install-registry.sh` (from the sources, or next to `dist/`: tsc copies no .sh). */
 export const INSTALL_SCRIPT = [path.join(__dirname, "../../mgmt/registry/install-registry.sh"), path.join(__dirname, "../../../mgmt/registry/install-registry.sh")]
@@ -58,6 +58,13 @@ export interface RegistryHostArgs {
   hostKey?: pulumi.Input<string>;
   /** Directory `image_path` is relative to. */
   packageDir?: string;
+  /**
+   * Heal generation of the host's VNFC (`host`), raised by `nfv heal`. The host is not ours to
+   * replace, so from 1 on the installation runs again as the `heal_end` hook (as Tacker's registry
+   * driver does), with a trigger on this value: it restarts a stopped registry and restores its
+   * configuration, keeping the stored images.
+   */
+  healGeneration?: number;
 }
 
 export interface PrivateRegistryArgs {
@@ -154,8 +161,13 @@ export class PrivateRegistry extends pulumi.ComponentResource {
     } else {
       const h = args.host!;
       host = pulumi.output(h.host);
-      const wired = wireHooks(this, name, [{ id: "host", vduId: "host", scaledOut: false, host: h.host, serverId: h.host, dependsOn: [], healGeneration: 0 }],
-        [{ operation: "instantiate_end", script: INSTALL_SCRIPT, stdin }], files,
+      const wired = wireHooks(this, name, [{ id: HOST_VNFC, vduId: HOST_VNFC, scaledOut: false, host: h.host, serverId: h.host, dependsOn: [], healGeneration: h.healGeneration ?? 0 }],
+        [
+          { operation: "instantiate_end", script: INSTALL_SCRIPT, stdin },
+          { operation: "heal_end", script: INSTALL_SCRIPT, stdin },
+          // The host outlives the stack: destroy stops the registry that up started there.
+          { operation: "terminate_end", script: INSTALL_SCRIPT, args: ["remove"], stdin },
+        ], files,
         {
           cpId: "", user: h.user, ...(h.port !== undefined ? { port: h.port } : {}),
           ...(h.privateKey !== undefined ? { privateKey: h.privateKey } : {}),

@@ -16,6 +16,8 @@ export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-pulumi-nfv-local-la
 
 log() { printf '[local %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=../lib/debian.sh
+. "$LOCAL_ROOT/lab/lib/debian.sh"
 
 use_toolchain() {
   # shellcheck source-path=SCRIPTDIR source=../toolchain/env.sh
@@ -36,6 +38,14 @@ start_k8s_lab() {
 stop_k8s_lab() {
   [[ "$STACK" == local ]] || return 0
   "$LOCAL_ROOT/lab/k8s/down"
+}
+
+# The "existing host" of the stack's private registry: a lab host (network namespace with its own
+# sshd) at the address stacks/Pulumi.local.yaml names.
+start_registry_host() {
+  [[ "$STACK" == local ]] || return 0
+  log "lab host 'registry' at 10.254.0.10 (lab/hosts/host)"
+  "$LOCAL_ROOT/lab/hosts/host" up registry 10.254.0.10 >/dev/null
 }
 
 select_stack() {

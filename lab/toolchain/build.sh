@@ -233,18 +233,40 @@ build_langhost_fallback() {
   record_ok langhost "$entry" "built, fallback"
 }
 
-# 3. pulumi-resource-command (no replaces, nothing generated).
+# 3. pulumi-resource-command. Pulumi's provider module is refused by the Go
+#    module proxy (every version, HTTP 403); then the lab's own implementation of
+#    its remote resources is built instead (command-provider/, see the README),
+#    keyed by a hash of its source so that an edit rebuilds it.
 build_command() {
   local entry="pulumi-resource-command-$COMMAND_VERSION" src="$WORK_DIR/pulumi-resource-command-$COMMAND_VERSION"
   if cached "$entry" pulumi-resource-command; then record_ok command "$entry" cached; log "command: cached ($entry)"; return 0; fi
   log "command: $COMMAND_MOD@$COMMAND_MODVER"
-  fetch_module "$COMMAND_MOD@$COMMAND_MODVER" "$src" ||
-    { record_fail command "Go module proxy refused $COMMAND_MOD@$COMMAND_MODVER"; return 1; }
+  if ! fetch_module "$COMMAND_MOD@$COMMAND_MODVER" "$src"; then
+    log "command: the Go module proxy refused $COMMAND_MOD@$COMMAND_MODVER; building the lab implementation"
+    build_command_lab
+    return
+  fi
   (cd "$src" && build_into "$entry" pulumi-resource-command "$COMMAND_MOD@$COMMAND_MODVER" \
     "-X $COMMAND_MOD/pkg/version.Version=v$COMMAND_VERSION" ./cmd/pulumi-resource-command) ||
     { record_fail command "go build failed (see the log above)"; return 1; }
   rm -rf "$src"
   record_ok command "$entry" built
+}
+
+command_lab_entry() {
+  local hash
+  hash="$(cd "$SCRIPT_DIR/command-provider" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-12)"
+  echo "pulumi-resource-command-$COMMAND_VERSION-lab-$hash"
+}
+
+build_command_lab() {
+  local entry
+  entry="$(command_lab_entry)"
+  if cached "$entry" pulumi-resource-command; then record_ok command "$entry" "cached, lab implementation"; return 0; fi
+  (cd "$SCRIPT_DIR/command-provider" && build_into "$entry" pulumi-resource-command "pulumi-nfv lab command provider" \
+    "-X main.version=$COMMAND_VERSION" .) ||
+    { record_fail command "go build of lab/toolchain/command-provider failed (see the log above)"; return 1; }
+  record_ok command "$entry" "built, lab implementation"
 }
 
 # 4. pulumi-resource-kubernetes: drop the local sdk/v4 replace, require the
@@ -313,14 +335,16 @@ newest_langhost() {
   return 1
 }
 
+# The cached binary of provider NAME at VERSION: the upstream build, else (command only) the lab's.
+plugin_binary() {
+  local bin="$TOOLCHAIN_DIR/pulumi-resource-$1-$2/bin/pulumi-resource-$1"
+  if [[ ! -x "$bin" && "$1" == command ]]; then bin="$TOOLCHAIN_DIR/$(command_lab_entry)/bin/pulumi-resource-command"; fi
+  echo "$bin"
+}
+
+# Installed, and the same binary as in the cache (a rebuilt lab provider is installed again).
 plugin_installed() {
-  "$BIN_DIR/pulumi" plugin ls --json 2>/dev/null | node -e '
-    let s = ""; process.stdin.on("data", d => (s += d)).on("end", () => {
-      const want = { name: process.argv[1], version: process.argv[2] };
-      const ok = (JSON.parse(s || "[]") || []).some(p => p.kind === "resource" &&
-        p.name === want.name && String(p.version).replace(/^v/, "") === want.version);
-      process.exit(ok ? 0 : 1);
-    });' "$1" "$2"
+  cmp -s "$3" "$PULUMI_HOME/plugins/resource-$1-v$2/pulumi-resource-$1"
 }
 
 install_toolchain() {
@@ -340,11 +364,12 @@ install_toolchain() {
   fi
   for pv in "command:$COMMAND_VERSION" "kubernetes:$K8S_VERSION" "openstack:$OPENSTACK_VERSION"; do
     name="${pv%%:*}" ver="${pv#*:}"
-    local bin="$TOOLCHAIN_DIR/pulumi-resource-$name-$ver/bin/pulumi-resource-$name"
-    if plugin_installed "$name" "$ver"; then log "install: plugin resource $name v$ver already installed"; continue; fi
+    local bin
+    bin="$(plugin_binary "$name" "$ver")"
     if [[ ! -x "$bin" ]]; then log "install: plugin resource $name v$ver NOT installed (no binary in the cache)"; continue; fi
+    if plugin_installed "$name" "$ver" "$bin"; then log "install: plugin resource $name v$ver already installed"; continue; fi
     log "install: pulumi plugin install resource $name $ver --file $bin"
-    "$BIN_DIR/pulumi" plugin install resource "$name" "$ver" --file "$bin"
+    "$BIN_DIR/pulumi" plugin install resource "$name" "$ver" --file "$bin" --reinstall
   done
 }
 

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs a private Docker registry on this VM. Run as root (the hook uses `sudo -n`).
+#   install-registry.sh [install]   install, or converge to the parameters
+#   install-registry.sh remove      stop and disable the registry, remove its TLS/auth files; the
+#                                   stored images stay (an existing host's terminate hook)
 #
 # Parameters arrive on stdin as key=value lines, never on the command line (they hold secrets):
 #   MODE=container|native          container: Docker + registry image; native: Debian's docker-registry
@@ -14,13 +17,18 @@
 #   STORAGE_VOLUME_ID=<cinder id>  optional: format (once) and mount that volume on STORAGE_DIR
 #   STORAGE_DIR=/var/lib/nfv-registry
 # Output: key=value lines on stdout (registry_mode, registry_port, registry_scheme, registry_status,
-# registry_storage). Every step checks before it acts, so a second run changes nothing.
+# registry_storage). Every step checks before it acts, so a second run changes nothing, and a
+# service that stopped is started again (what heal relies on).
+# Services are managed by systemd when it runs the host, otherwise by the packages' SysV init
+# scripts through `service` (containers, the lab's namespace hosts); the proxy then reaches apt
+# only, as the service environment is a systemd drop-in.
 set -euo pipefail
 
 ROOT="${NFV_ROOT:-}"            # tests point this at a scratch directory
 DEV_DIR="${NFV_DEV_DIR:-/dev/disk/by-id}"
 WAIT_TRIES="${NFV_WAIT_TRIES:-30}"
 WAIT_SLEEP="${NFV_WAIT_SLEEP:-2}"
+SYSTEMD_DIR="${NFV_SYSTEMD_DIR:-/run/systemd/system}"   # exists only when systemd runs the host
 CONTAINER_NAME="nfv-registry"
 
 MODE="container" PORT="5000" REGISTRY_IMAGE="registry:2.8.3" IMAGE_TARBALL="" DOCKER_PACKAGE_VERSION=""
@@ -136,15 +144,42 @@ configure_docker_proxy() {
   [[ -n "$HTTPS_PROXY" ]] && want+="Environment=\"HTTPS_PROXY=$HTTPS_PROXY\""$'\n'
   [[ -n "$NO_PROXY" ]] && want+="Environment=\"NO_PROXY=$NO_PROXY\""$'\n'
   if write_if_changed "$conf" 600 "$want"; then
-    systemctl daemon-reload
-    systemctl restart docker
+    svc daemon-reload
+    svc restart docker
   fi
+}
+
+have_systemd() { [[ -d "$SYSTEMD_DIR" ]]; }
+
+# svc ACTION UNIT, ACTION one of daemon-reload, enable, disable, start, stop, restart, is-active.
+# Under SysV, start, stop and restart first ask `status`, because the init scripts fail to start a
+# running service and to stop a stopped one.
+svc() {
+  local action="$1" unit="${2:-}"
+  if have_systemd; then
+    case "$action" in
+      daemon-reload) systemctl daemon-reload ;;
+      is-active) systemctl is-active --quiet "$unit" ;;
+      *) systemctl "$action" "$unit" >&2 ;;
+    esac
+    return
+  fi
+  case "$action" in
+    daemon-reload | enable | disable) ;; # no unit files; the package's postinst ran update-rc.d
+    is-active) service "$unit" status >/dev/null 2>&1 ;;
+    start) service "$unit" status >/dev/null 2>&1 || service "$unit" start >&2 ;;
+    stop) if service "$unit" status >/dev/null 2>&1; then service "$unit" stop >&2; fi ;;
+    restart)
+      if service "$unit" status >/dev/null 2>&1; then service "$unit" stop >&2; fi
+      service "$unit" start >&2
+      ;;
+  esac
 }
 
 wait_active() {
   local unit="$1" i
   for ((i = 0; i < WAIT_TRIES; i++)); do
-    systemctl is-active --quiet "$unit" && return 0
+    svc is-active "$unit" && return 0
     sleep "$WAIT_SLEEP"
   done
   die "$unit is not active"
@@ -226,9 +261,9 @@ http:
   chown -R docker-registry: "$ROOT$STORAGE_DIR" 2>/dev/null || true
   if [[ -e "$ROOT$dir/tls.key" ]]; then chgrp docker-registry "$ROOT$dir/tls.key" && chmod 640 "$ROOT$dir/tls.key"; fi
   if [[ -e "$ROOT$dir/htpasswd" ]]; then chgrp docker-registry "$ROOT$dir/htpasswd"; fi
-  systemctl daemon-reload
-  systemctl enable docker-registry >&2
-  if (( changed )); then systemctl restart docker-registry; else systemctl start docker-registry; fi
+  svc daemon-reload
+  svc enable docker-registry
+  if (( changed )); then svc restart docker-registry; else svc start docker-registry; fi
 }
 
 report() {
@@ -240,9 +275,27 @@ report() {
   echo "registry_status=running"
 }
 
+remove() {
+  if [[ "$MODE" == container ]]; then
+    if docker inspect "$CONTAINER_NAME" >/dev/null 2>&1; then docker rm -f "$CONTAINER_NAME" >&2; fi
+  else
+    svc stop docker-registry
+    svc disable docker-registry
+  fi
+  # The files, not the directory: it may be a mount point (a lab host's private directory).
+  rm -f "$ROOT/etc/nfv-registry/tls.crt" "$ROOT/etc/nfv-registry/tls.key" "$ROOT/etc/nfv-registry/htpasswd"
+  log "registry stopped; the stored images stay in $STORAGE_DIR"
+  echo "registry_status=removed"
+}
+
 main() {
   read_params
   validate_params
+  case "${1:-install}" in
+    install) ;;
+    remove) remove; return ;;
+    *) die "unknown action $1 (install or remove)" ;;
+  esac
   configure_apt_proxy || true
   install_packages
   prepare_storage

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # mgmt/registry/install-registry.sh with PATH stubs (test/bats/stubs): apt-get, dpkg-query, docker,
-# systemctl, blkid, mkfs.ext4, mount, mountpoint, htpasswd, chown, chgrp, sleep. Files land under
-# NFV_ROOT. Proves the steps, their idempotence and where secrets go; not a real Docker or apt.
+# systemctl, service, blkid, mkfs.ext4, mount, mountpoint, htpasswd, chown, chgrp, sleep. Files land
+# under NFV_ROOT. Proves the steps, their idempotence and where secrets go; not a real Docker or apt.
+# The host runs systemd (NFV_SYSTEMD_DIR exists) unless a test removes it.
 
 SCRIPT="$BATS_TEST_DIRNAME/../../mgmt/registry/install-registry.sh"
 
@@ -9,7 +10,8 @@ setup() {
   export PATH="$BATS_TEST_DIRNAME/stubs:$PATH"
   export STUB_STATE="$BATS_TEST_TMPDIR/state" STUB_LOG="$BATS_TEST_TMPDIR/calls.log"
   export NFV_ROOT="$BATS_TEST_TMPDIR/root" NFV_DEV_DIR="$BATS_TEST_TMPDIR/dev" NFV_WAIT_TRIES=2 NFV_WAIT_SLEEP=0
-  mkdir -p "$STUB_STATE" "$NFV_ROOT" "$NFV_DEV_DIR"
+  export NFV_SYSTEMD_DIR="$BATS_TEST_TMPDIR/run-systemd-system"
+  mkdir -p "$STUB_STATE" "$NFV_ROOT" "$NFV_DEV_DIR" "$NFV_SYSTEMD_DIR"
   : >"$STUB_LOG"
 }
 
@@ -67,6 +69,62 @@ install() { printf '%s\n' "$@" | bash "$SCRIPT"; }
   run install MODE=native PORT=5001 STORAGE_DIR=/srv/registry
   [ "$status" -eq 0 ]
   ! grep -q "^systemctl restart" "$STUB_LOG"
+}
+
+@test "native mode without systemd: the SysV init script, started once, restarted on a change, started again when it stopped" {
+  rmdir "$NFV_SYSTEMD_DIR"
+  run install MODE=native PORT=5001
+  [ "$status" -eq 0 ]
+  ! grep -q "^systemctl" "$STUB_LOG"
+  # Not running yet: no stop before the start (the init script would fail).
+  ! grep -q "^service docker-registry stop$" "$STUB_LOG"
+  grep -q "^service docker-registry start$" "$STUB_LOG"
+  [ -e "$STUB_STATE/running-docker-registry" ]
+  : >"$STUB_LOG"
+  run install MODE=native PORT=5001
+  [ "$status" -eq 0 ]
+  ! grep -Eq "^service docker-registry (start|stop)$" "$STUB_LOG"
+  run install MODE=native PORT=5002
+  [ "$status" -eq 0 ]
+  grep -q "^service docker-registry stop$" "$STUB_LOG"
+  grep -q "^service docker-registry start$" "$STUB_LOG"
+  # Heal: the registry died; the same parameters start it again.
+  rm "$STUB_STATE/running-docker-registry"
+  : >"$STUB_LOG"
+  run install MODE=native PORT=5002
+  [ "$status" -eq 0 ]
+  grep -q "^service docker-registry start$" "$STUB_LOG"
+  [ -e "$STUB_STATE/running-docker-registry" ]
+}
+
+@test "remove: stops the registry (SysV or container), removes TLS/auth files, keeps the images" {
+  rmdir "$NFV_SYSTEMD_DIR"
+  install MODE=native PORT=5001 AUTH_USER=nfv AUTH_PASSWORD=pw
+  mkdir -p "$NFV_ROOT/var/lib/nfv-registry/docker" && touch "$NFV_ROOT/var/lib/nfv-registry/docker/blob"
+  : >"$STUB_LOG"
+  run bash "$SCRIPT" remove <<<"MODE=native"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"registry_status=removed"* ]]
+  grep -q "^service docker-registry stop$" "$STUB_LOG"
+  [ ! -e "$STUB_STATE/running-docker-registry" ]
+  [ ! -e "$NFV_ROOT/etc/nfv-registry/htpasswd" ]
+  [ -e "$NFV_ROOT/var/lib/nfv-registry/docker/blob" ]
+  # Again: nothing left to stop, still a success.
+  : >"$STUB_LOG"
+  run bash "$SCRIPT" remove <<<"MODE=native"
+  [ "$status" -eq 0 ]
+  ! grep -q "^service docker-registry stop$" "$STUB_LOG"
+}
+
+@test "remove in container mode removes the container; an unknown action fails" {
+  install MODE=container PORT=5000
+  : >"$STUB_LOG"
+  run bash "$SCRIPT" remove <<<"MODE=container"
+  [ "$status" -eq 0 ]
+  grep -q "^docker rm -f nfv-registry$" "$STUB_LOG"
+  run bash "$SCRIPT" uninstall <<<"MODE=container"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"unknown action uninstall"* ]]
 }
 
 @test "proxy: into apt and the Docker service environment, never on a command line" {

@@ -195,23 +195,29 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
 
   describe("the shipped local stack (stacks/Pulumi.local.yaml, as lab/local/up deploys it)", () => {
     let shipped: LocalStack;
+    const hosts = path.join(ROOT, "lab/hosts/host");
     beforeAll(async () => {
       await stack.destroy({ color: "never" });
+      // The registry's lab host, as lab/local/up makes it.
+      execFileSync(hosts, ["up", "registry", "10.254.0.10"], { stdio: ["ignore", "ignore", "inherit"] });
       shipped = await openLocalStack({ stackName: "local" });
     }, 600_000);
 
     afterAll(async () => {
       await shipped?.stack.destroy({ color: "never" }).catch(() => undefined);
       shipped?.dispose();
+      execFileSync(hosts, ["down", "registry"], { stdio: "inherit" });
     }, 600_000);
 
-    it("up deploys the sample CNF to the lab API, with the VIM read from lab/k8s's vim-config.yaml", async () => {
+    it("up deploys the sample CNF to the lab API, with the VIM read from lab/k8s's vim-config.yaml, and the registry on its lab host", async () => {
       const up = await shipped.stack.up({ color: "never" });
       expect(up.summary.result).toBe("succeeded");
       expect(up.outputs.vims.value["local-k8s"]).toMatchObject({ type: "kubernetes", vim_project: { name: "default" }, auth_cred: { bearer_token: "***" } });
       expect(up.stdout).not.toContain("NOT verified");
       expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
       expect(kubectl("get", "pod", "vdu1", "-o", "jsonpath={.status.phase}")).toBe("Running");
+      expect(up.outputs.vnfs.value.registry).toMatchObject({ endpoint: "10.254.0.10:5000" });
+      expect((await fetch("http://10.254.0.10:5000/v2/")).status).toBe(200);
     });
 
     it("the lab's bearer token is nowhere in the state", () => {

@@ -93,6 +93,16 @@ describe("nfv heal plans", () => {
     expect(() => planHealOperation([...[]], {}, { vnfcIds: ["x"] })).toThrow("no VNF of the stack has VNFCs");
   });
 
+  it("registry on an existing host: raises the host's heal generation (the install runs again); other VNFC ids refused", async () => {
+    const registry: VnfEntry = { name: "registry", host: { address: "10.254.0.10", user: "root" }, vnfInstanceId: "1d1c0f9e-3b7a-4e0a-9a55-6f1e2d3c4b5a", healGenerations: { host: 2 } };
+    const prepared = await prepare([registry]);
+    const op = planHealOperation(prepared, {}, { vnfcIds: ["host"] });
+    expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.registry.heal_generations.host", value: "3" }]);
+    expect(op.replace).toEqual([]);
+    expect(planHealOperation(prepared, {}, { vnfcIds: [] }).configChanges[0].value).toBe("3");
+    expect(() => planHealOperation(prepared, {}, { vnfcIds: ["VDU1-0"] })).toThrow("VNFC `VDU1-0` does not exist (VNFCs: host)");
+  });
+
   it("CNF, whole: raises the heal generation, replacing every workload on up", async () => {
     const op = planHealOperation(await prepare([cnf({ healGeneration: 1 })]), {}, { vnfcIds: [] });
     expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.cnf.heal_generation", value: "2" }]);

@@ -166,6 +166,7 @@ describe("PrivateRegistry on an existing host", () => {
     expect(graph(registered).sort()).toEqual([
       "command:remote:Command ext-host-instantiate_end",
       "command:remote:Command ext-host-ssh-ready",
+      "command:remote:Command ext-host-terminate_end",
       "command:remote:CopyToRemote ext-host-copy-install-registry.sh",
       "nfv:registry:PrivateRegistry ext",
     ]);
@@ -175,5 +176,21 @@ describe("PrivateRegistry on an existing host", () => {
     const c = (isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>;
     expect(c).toMatchObject({ host: "198.51.100.7", user: "admin", hostKey: "ssh-ed25519 AAAA" });
     expect(plain(c.privateKey)).toBe("KEY");
+    // Destroy stops the registry on the host, which stays.
+    expect(named("ext-host-terminate_end").inputs).toMatchObject({ delete: "sudo -n /bin/bash /var/tmp/nfv/install-registry.sh remove" });
+    expect(named("ext-host-terminate_end").inputs.create).toBeUndefined();
+    expect(stdinOf("ext-host-terminate_end")).toBe(stdinOf("ext-host-instantiate_end"));
+  });
+
+  it("heal: the host stays; from generation 1 the installation runs again as heal_end, with the same stdin", async () => {
+    const heal = (healGeneration: number) => new reg.PrivateRegistry(`h${healGeneration}`, { host: { host: "198.51.100.7", user: "admin", privateKey: "KEY", healGeneration }, installationParam: { port_no: 5001 }, mode: "native" });
+    heal(0);
+    await settle();
+    expect(registered.filter((r) => r.name === "h0-host-heal_end")).toEqual([]);
+    heal(2);
+    await settle();
+    expect(named("h2-host-heal_end").inputs).toMatchObject({ create: "sudo -n /bin/bash /var/tmp/nfv/install-registry.sh", triggers: [2] });
+    expect(stdinOf("h2-host-heal_end")).toBe(stdinOf("h2-host-instantiate_end"));
+    expect(graph(registered).filter((g) => g.startsWith("openstack:"))).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +62,28 @@ describe("vnfs in a stack config", () => {
     await program.deployStack();
     await settle();
     expect(registered.map((r) => r.type)).toEqual(expect.arrayContaining(["nfv:registry:PrivateRegistry", "command:remote:Command"]));
+  });
+
+  it("host_key_file pins the host key read from the file (key type and body, no comment)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-hostkey-"));
+    writeFileSync(path.join(dir, "ssh_host_ed25519_key.pub"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIlabhostkey lab host key\n");
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: path.join(dir, "ssh_host_ed25519_key.pub") }, mode: "native", installation_param: { port_no: 5000 } } });
+    await program.deployStack();
+    await settle();
+    const install = registered.find((r) => r.name === "registry-host-instantiate_end")!;
+    const conn = JSON.stringify(install.inputs.connection);
+    expect(conn).toContain('"hostKey":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIlabhostkey"');
+    rmSync(dir, { recursive: true });
+  });
+
+  it("host_key with host_key_file, or a missing host_key_file, is refused before anything is registered", async () => {
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", host_key: "ssh-ed25519 AAAA", host_key_file: "/nonexistent/key.pub" } } });
+    const e = await failure();
+    expect(e.diagnostics.map((d) => d.code)).toEqual(["CONFIG_MIXED_KEYS"]);
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", host_key_file: "/nonexistent/key.pub" } } });
+    expect((await failure()).diagnostics.map((d) => d.message)).toEqual(["host.host_key_file /nonexistent/key.pub does not exist"]);
+    await settle();
+    expect(registered).toEqual([]);
   });
 
   it("helloworld3 becomes a VmVnf on the OpenStack VIM", async () => {
