@@ -4,6 +4,7 @@
  * groups `VmVnf` registers. Every problem is collected; `planVmVnf` throws one `DiagnosticError`
  * listing them all, so that nothing is registered while any remains.
  */
+import type { Input } from "@pulumi/pulumi";
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { ComputeVdu, Flavour } from "../../translators/tosca/model";
@@ -22,7 +23,7 @@ export interface PlanOptions {
   /** Scale level per aspect; default: the instantiation level's `scale_info`, else 0. */
   scaleLevels?: Record<string, number>;
   /** Extra allowed address pairs (VIPs) per CP id, on every port of that CP. */
-  allowedAddressPairs?: Record<string, string[]>;
+  allowedAddressPairs?: Record<string, Input<string>[]>;
   /** Extra volumes per VDU (e.g. the registry's storage), as if the VNFD declared them. */
   extraStorages?: { id: string; sizeGib: number; vduIds: string[] }[];
 }
@@ -49,7 +50,7 @@ export interface PlannedPort {
   macAddress?: string;
   /** An existing port from `cpConfig[index].linkPortId`: no port is created. */
   linkPortId?: string;
-  allowedAddressPairs: string[];
+  allowedAddressPairs: Input<string>[];
   order: number;
 }
 

@@ -23,8 +23,13 @@ export interface VmVnfArgs {
   scaleLevels?: Record<string, number>;
   /** Heal generation per VNFC id (stack config, raised by `nfv heal` through `planHeal`). */
   healGenerations?: Record<string, number>;
-  /** Extra allowed address pairs (VIPs) per CP id. */
-  allowedAddressPairs?: Record<string, string[]>;
+  /** Extra allowed address pairs (VIPs) per CP id; an address may be another resource's output (a VIP port's). */
+  allowedAddressPairs?: Record<string, pulumi.Input<string>[]>;
+  /**
+   * Resources each VNFC's server waits for, by VNFC id: on a heal the server is replaced only
+   * after them (e.g. a Kubernetes node drained and removed from the cluster first).
+   */
+  serverDependsOn?: Record<string, pulumi.Resource[]>;
   /** Security group ids per CP id; CPs not listed get the project's default group. */
   securityGroupIds?: Record<string, pulumi.Input<string>[]>;
   /** `lookup` (default): Glance image by `sw_image_data.name`. `upload`: from the package artifact under `packageDir`. */
@@ -187,7 +192,7 @@ export class VmVnf extends pulumi.ComponentResource {
         metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
         // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
         vendorOptions: { detachPortsBeforeDestroy: true },
-      }, child({ deleteBeforeReplace: true, ...(healStart ? { dependsOn: [healStart] } : {}) }));
+      }, child({ deleteBeforeReplace: true, dependsOn: [...(healStart ? [healStart] : []), ...(args.serverDependsOn?.[vnfc.id] ?? [])] }));
       const attaches = volumes.filter((_vol, i) => i !== bootIndex).map((vol) => ({ vol, i: volumes.indexOf(vol) })).map(({ vol, i }) => new openstack.compute.VolumeAttach(`${name}-${vnfc.id}-${vnfc.volumes[i].storageId}-attach`, {
         instanceId: server.id, volumeId: vol.id,
       }, child()));

@@ -1,0 +1,105 @@
+/**
+ * `planK8sCluster`: pure. From the package's flavours, Tacker's InstantiateVnfRequest, the scale
+ * levels and the heal generations: the VM plan (through `planVmVnf`), the checked
+ * `k8s_cluster_installation_param`, every node with its role, name and join anchor, and the heal
+ * steps. Every problem is collected into one `DiagnosticError`, raised before anything is created.
+ */
+import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
+import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
+import type { Flavour } from "../../translators/tosca/model";
+import { planVmVnf, type VmVnfPlan } from "../vnf/plan";
+import { nodeNames } from "./config/node-names";
+import { K8S_PARAM_KEY, readK8sClusterInstallation, type K8sClusterInstallation } from "./params";
+
+export type Role = "master" | "worker";
+
+export interface PlannedNode {
+  vnfcId: string;
+  role: Role;
+  /** Position among the nodes of its role. */
+  index: number;
+  name: string;
+  healGeneration: number;
+  /** `init` (first master, never healed), or `join` (every other node, and a healed first master). */
+  bootstrap: "init" | "join";
+  /** The master that makes this node's join credentials and removes it: the first master that is not this node. */
+  anchor: string;
+}
+
+export interface K8sClusterPlan {
+  vm: VmVnfPlan;
+  installation: K8sClusterInstallation;
+  /** Masters first, then workers, each in index order. */
+  nodes: PlannedNode[];
+  /** The first master: `kubeadm init` runs there. */
+  initNode: string;
+  /** The id of the VmVnf network the VIP port goes on (external: `resourceId`). */
+  vipNetworkResourceId?: string;
+  warnings: string[];
+}
+
+export interface PlanInput {
+  clusterName: string;
+  flavours: Flavour[];
+  request: InstantiateVnfRequest;
+  /** Parameters; default `request.additionalParams.k8s_cluster_installation_param`. */
+  installationParam?: Record<string, unknown>;
+  scaleLevels?: Record<string, number>;
+  healGenerations?: Record<string, number>;
+  packageDir?: string;
+  /** An SSH key is given: `password` may be absent. */
+  hasSshKey?: boolean;
+}
+
+export function planK8sCluster(input: PlanInput): K8sClusterPlan {
+  // The VM plan's own checks (flavour, level, scale, CPs) come first; they throw on their own.
+  const vm = planVmVnf(input.flavours, input.request, { scaleLevels: input.scaleLevels });
+  const flavour = input.flavours.find((f) => f.id === vm.flavourId)!;
+  const bag = new DiagnosticBag();
+  const request = input.installationParam ? { additionalParams: { [K8S_PARAM_KEY]: input.installationParam } } : input.request;
+  const guess = readK8sClusterInstallation(request, { flavour, packageDir: input.packageDir, passwordOptional: input.hasSshKey });
+  const masterVdu = guess.value?.master.vduId;
+  const masterCount = vm.vnfcs.filter((v) => v.vduId === masterVdu).length;
+  // Read again with the number of masters (the even-number warning and the HA checks need it).
+  const { value, bag: paramBag } = readK8sClusterInstallation(request, { flavour, packageDir: input.packageDir, passwordOptional: input.hasSshKey, masterCount });
+  bag.add(...paramBag.items);
+  if (!value) throw new DiagnosticError("invalid k8s_cluster_installation_param", bag.errors());
+
+  const gens = input.healGenerations ?? {};
+  const masters = vm.vnfcs.filter((v) => v.vduId === value.master.vduId);
+  const workers = vm.vnfcs.filter((v) => v.vduId === value.worker.vduId);
+  for (const id of Object.keys(gens)) {
+    if (!vm.vnfcs.some((v) => v.id === id)) bag.error("K8S_HEAL_UNKNOWN_VNFC", `heal generation for \`${id}\`, which is not a VNFC of the cluster (VNFCs: ${vm.vnfcs.map((v) => v.id).join(", ")})`, { path: "healGenerations" });
+  }
+  if (masters.length === 0) bag.error("K8S_NO_MASTER", `no instance of the master VDU \`${value.master.vduId}\` at this level`);
+  if (masters.length === 1 && (gens[masters[0].id] ?? 0) > 0) {
+    bag.error("K8S_SINGLE_MASTER_HEAL", `cannot heal \`${masters[0].id}\`: it is the only master, and the cluster (etcd, certificates) would be lost with it; scale the masters to at least 2 or re-instantiate the cluster`, { path: `healGenerations.${masters[0].id}` });
+  }
+  let vipNetworkResourceId: string | undefined;
+  if (value.master.vip) {
+    const port = masters[0]?.ports.find((p) => p.cpId === value.master.nicCpName);
+    const net = vm.networks.find((n) => n.id === port?.networkId);
+    if (net && !net.external) bag.error("K8S_VIP_NETWORK", `the VIP port \`${value.master.clusterCpName}\` needs the masters' network \`${net.id}\` to exist beforehand (an extVirtualLinks or extManagedVirtualLinks entry)`);
+    vipNetworkResourceId = net?.resourceId;
+  }
+  let names: Record<string, string> = {};
+  try {
+    names = nodeNames(input.clusterName, vm.vnfcs.map((v) => v.id));
+  } catch (e) {
+    bag.error("K8S_NODE_NAME", (e as Error).message);
+  }
+  bag.throwIfErrors("invalid Kubernetes cluster");
+
+  const anchorFor = (id: string) => masters.find((m) => m.id !== id)?.id ?? masters[0].id;
+  const nodes: PlannedNode[] = [...masters.map((v, i) => ({ v, i, role: "master" as const })), ...workers.map((v, i) => ({ v, i, role: "worker" as const }))].map(({ v, i, role }) => {
+    const healGeneration = gens[v.id] ?? 0;
+    return {
+      vnfcId: v.id, role, index: i, name: names[v.id], healGeneration,
+      bootstrap: role === "master" && i === 0 && healGeneration === 0 ? "init" : "join",
+      anchor: anchorFor(v.id),
+    };
+  });
+  const plan: K8sClusterPlan = { vm, installation: value, nodes, initNode: masters[0].id, warnings: bag.warnings().map((d) => d.message) };
+  if (vipNetworkResourceId) plan.vipNetworkResourceId = vipNetworkResourceId;
+  return plan;
+}

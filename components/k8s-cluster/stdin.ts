@@ -1,0 +1,39 @@
+/**
+ * What each mgmt/k8s script reads on stdin (`key=value` lines; a key may repeat for lists), and
+ * what it prints. Multi-line values travel base64-encoded. Pure functions.
+ */
+import { hostsToml } from "./config/containerd";
+import type { RegistryConnection } from "./params";
+
+export type StdinField = [key: string, value: string | undefined];
+
+export function stdinLines(fields: StdinField[]): string {
+  return fields
+    .filter((f): f is [string, string] => f[1] !== undefined && f[1] !== "")
+    .map(([k, v]) => {
+      if (/[\r\n]/.test(v)) throw new Error(`stdin parameter ${k} contains a line break`);
+      return `${k}=${v}\n`;
+    })
+    .join("");
+}
+
+export const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/** `REGISTRY=<host:port>|<hosts.toml b64>|<ca b64>` lines of configure-registries.sh. */
+export function registryFields(registries: RegistryConnection[], caByPath: Record<string, string>): StdinField[] {
+  return registries.map((r) => {
+    const h = hostsToml(r);
+    const ca = h.caFile && r.certificatePath ? b64(caByPath[r.certificatePath]) : "";
+    return ["REGISTRY", `${r.server}|${b64(h.content)}|${ca}`];
+  });
+}
+
+/** The `key=value` lines a script printed (its stdout). */
+export function parseKeyValues(stdout: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of stdout.split("\n")) {
+    const i = line.indexOf("=");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}

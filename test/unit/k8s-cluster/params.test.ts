@@ -1,0 +1,182 @@
+/**
+ * k8s_cluster_installation_param read as Tacker reads it, on the real kubernetes_vnf_package and the
+ * seed's param file as it is. Pure checks: proves parsing, defaults and located errors.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../../translators/diagnostics";
+import type { Flavour, VnfModel } from "../../../translators/tosca/model";
+import { readK8sClusterInstallation, readK8sClusterParamFile } from "../../../components/k8s-cluster/params";
+import { K8S_FIXTURES, k8sModel, seedRequestText, SEED_FILE } from "./k8s-fixtures";
+
+let pkg: VnfModel;
+let simple: Flavour;
+let complex: Flavour;
+beforeAll(async () => {
+  pkg = await k8sModel();
+  simple = pkg.flavours.find((f) => f.id === "simple")!;
+  complex = pkg.flavours.find((f) => f.id === "complex")!;
+});
+
+/** A valid parameter set for the package; tests break one thing at a time. */
+function params(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    script_path: "Scripts/install_k8s_cluster.sh",
+    master_node: { aspect_id: "master_instance", ssh_cp_name: "masterNode_CP1", nic_cp_name: "masterNode_CP1", username: "ubuntu", password: "ubuntu", cluster_cp_name: "vip_CP" },
+    worker_node: { aspect_id: "worker_instance", ssh_cp_name: "workerNode_CP2", nic_cp_name: "workerNode_CP2", username: "ubuntu", password: "ubuntu" },
+    ...over,
+  };
+}
+const read = (p: Record<string, unknown>, opts: Partial<Parameters<typeof readK8sClusterInstallation>[1]> = {}) =>
+  readK8sClusterInstallation({ additionalParams: { k8s_cluster_installation_param: p } }, { flavour: complex, masterCount: 3, ...opts });
+const codes = (r: ReturnType<typeof read>) => r.bag.items.map((d) => [d.severity, d.code, d.path]);
+
+describe("the seed's private_registry_kubernetes_param_file.json", () => {
+  it("is accepted as it is: Tacker's defaults, the registry with tacker/tacker, proxy and node CIDR", () => {
+    const r = readK8sClusterParamFile(seedRequestText(), SEED_FILE, { flavours: pkg.flavours, packageDir: K8S_FIXTURES, masterCount: 1 });
+    expect(r.bag.errors()).toEqual([]);
+    // `#` comments (warned by the request reader) and the script Tacker would need but we do not.
+    expect(r.bag.warnings().map((d) => [d.code, d.line])).toEqual([
+      ["REQUEST_JSON_COMMENT", 5], ["REQUEST_JSON_COMMENT", 38], ["REQUEST_JSON_COMMENT", 47], ["REQUEST_JSON_COMMENT", 58], ["K8S_SCRIPT_PATH_UNUSED", 10],
+    ]);
+    expect(r.value).toEqual({
+      scriptPath: "Scripts/install_k8s_cluster.sh",
+      vimName: "kubernetes_vim",
+      master: {
+        aspectId: "master_instance", sshCpName: "masterNode_CP1", nicCpName: "masterNode_CP1", vduId: "masterNode", username: "ubuntu", password: "ubuntu",
+        podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", clusterCpName: "vip_CP", vip: true,
+      },
+      worker: { aspectId: "worker_instance", sshCpName: "workerNode_CP2", nicCpName: "workerNode_CP2", vduId: "workerNode", username: "ubuntu", password: "ubuntu" },
+      proxy: { httpProxy: "http://user1:password1@host1:port1", httpsProxy: "https://user2:password2@host2:port2", noProxy: "192.168.246.0/24,10.0.0.1", k8sNodeCidr: "10.10.0.0/24" },
+      registries: [{ connectionType: "0", server: "192.168.246.10:5000", username: "tacker", password: "tacker" }],
+    });
+  });
+});
+
+describe("readK8sClusterInstallation", () => {
+  it("Tacker's defaults: pod 192.168.0.0/16, services 10.96.0.0/12; no proxy, no registry", () => {
+    const r = read(params());
+    expect(r.bag.items).toEqual([]);
+    expect(r.value?.master).toMatchObject({ podCidr: "192.168.0.0/16", serviceCidr: "10.96.0.0/12", vip: true });
+    expect(r.value?.registries).toEqual([]);
+    expect(r.value?.proxy).toBeUndefined();
+  });
+
+  it("a single master may use its own CP as the endpoint (no VIP)", () => {
+    const p = params();
+    (p.master_node as Record<string, unknown>).cluster_cp_name = "masterNode_CP1";
+    const r = read(p, { flavour: simple, masterCount: 1 });
+    expect(r.bag.items).toEqual([]);
+    expect(r.value?.master.vip).toBe(false);
+  });
+
+  it("HTTPS registry with a CA from the package and an /etc/hosts line", () => {
+    const r = read(params({ private_registry_connection_info: [{ connection_type: "1", server: "registry.example:5443", username: "u", password: "p", certificate_path: "Files/registry-ca.crt", hosts_string: "192.0.2.50 registry.example" }] }), { packageDir: K8S_FIXTURES });
+    expect(r.bag.items.map((d) => d.code)).toEqual(["K8S_SCRIPT_PATH_UNUSED"]);
+    expect(r.value?.registries).toEqual([{ connectionType: "1", server: "registry.example:5443", username: "u", password: "p", certificatePath: "Files/registry-ca.crt", hostsString: "192.0.2.50 registry.example" }]);
+  });
+
+  it("proxy applies only with both http_proxy and https_proxy (Tacker); otherwise warned and ignored", () => {
+    const r = read(params({ proxy: { http_proxy: "http://proxy:3128" } }));
+    expect(codes(r)).toEqual([["warning", "K8S_PROXY_IGNORED", "additionalParams.k8s_cluster_installation_param.proxy"]]);
+    expect(r.value?.proxy).toBeUndefined();
+  });
+
+  it("invalid and overlapping CIDRs, each at its field", () => {
+    const p = params({ proxy: { http_proxy: "http://p:1", https_proxy: "http://p:1", k8s_node_cidr: "10.96.0.0/24" } });
+    Object.assign(p.master_node as object, { pod_cidr: "192.168.1.0/16", cluster_cidr: "10.96.0.0/12" });
+    const r = read(p);
+    expect(r.value).toBeUndefined();
+    expect(r.bag.errors().map(formatDiagnostic)).toEqual([
+      "additionalParams.k8s_cluster_installation_param.master_node.pod_cidr: error K8S_CIDR: `192.168.1.0/16` has host bits set (did you mean 192.168.0.0/16?)",
+      "additionalParams.k8s_cluster_installation_param.proxy.k8s_node_cidr: error K8S_CIDR_OVERLAP: k8s_node_cidr 10.96.0.0/24 overlaps cluster_cidr 10.96.0.0/12",
+    ]);
+    const bad = params();
+    Object.assign(bad.master_node as object, { pod_cidr: "10.0.0.0/8", cluster_cidr: "10.300.0.0/16" });
+    expect(read(bad).bag.errors().map((d) => d.message)).toEqual(["`10.300.0.0/16`: `10.300.0.0` is not an IPv4 address"]);
+    const overlap = params();
+    Object.assign(overlap.master_node as object, { pod_cidr: "10.0.0.0/8" });
+    expect(read(overlap).bag.errors().map((d) => [d.code, d.message])).toEqual([["K8S_CIDR_OVERLAP", "cluster_cidr 10.96.0.0/12 overlaps pod_cidr 10.0.0.0/8"]]);
+  });
+
+  it("connection_type must be the string \"0\" or \"1\"; server host:port; hosts_string IP FQDN; duplicates", () => {
+    const r = read(params({ private_registry_connection_info: [
+      { connection_type: 0, server: "192.0.2.1:5000" },
+      { connection_type: "2", server: "192.0.2.2" },
+      { connection_type: "0", server: "192.0.2.3:5000", hosts_string: "registry.example 192.0.2.3" },
+      { connection_type: "0", server: "192.0.2.3:5000" },
+      { server: "192.0.2.4:5000" },
+    ] }));
+    expect(r.bag.errors().map((d) => [d.code, d.path])).toEqual([
+      ["K8S_CONNECTION_TYPE", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[0].connection_type"],
+      ["K8S_CONNECTION_TYPE", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[1].connection_type"],
+      ["K8S_REGISTRY_SERVER", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[1].server"],
+      ["K8S_HOSTS_STRING", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[2].hosts_string"],
+      ["K8S_REGISTRY_SERVER", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[3].server"],
+      ["K8S_PARAM_MISSING", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[4].connection_type"],
+    ]);
+    expect(r.bag.errors()[0].message).toBe('connection_type must be the string "0" (HTTP) or "1" (HTTPS), got 0');
+  });
+
+  it("CP names not in the VNFD, CPs of the wrong VDU, an unknown aspect", () => {
+    const p = params();
+    Object.assign(p.master_node as object, { ssh_cp_name: "master_CP9", aspect_id: "worker_instance" });
+    Object.assign(p.worker_node as object, { nic_cp_name: "masterNode_CP1" });
+    const r = read(p);
+    expect(r.bag.errors().map((d) => [d.code, d.message])).toEqual([
+      ["K8S_CP_NAME", "ssh_cp_name `master_CP9` is not a CP of flavour `complex` (CPs: masterNode_CP1, workerNode_CP2)"],
+      ["K8S_ASPECT_ID", "aspect_id `worker_instance` scales workerNode, not the master VDU `masterNode`"],
+      ["K8S_CP_NAME", "ssh_cp_name `workerNode_CP2` (VDU workerNode) and nic_cp_name `masterNode_CP1` (VDU masterNode) must belong to the same worker VDU"],
+    ]);
+  });
+
+  it("HA on a master's own CP is refused; an even number of masters is warned", () => {
+    const own = params();
+    (own.master_node as Record<string, unknown>).cluster_cp_name = "masterNode_CP1";
+    expect(read(own).bag.errors().map((d) => d.code)).toEqual(["K8S_CP_NAME"]);
+    const r = read(params(), { masterCount: 4 });
+    expect(r.bag.errors()).toEqual([]);
+    expect(r.bag.warnings().map((d) => [d.code, d.message])).toEqual([["K8S_EVEN_MASTERS", "4 masters: etcd tolerates no more failures with 4 than with 3; use an odd number"]]);
+  });
+
+  it("a missing certificate_path file, or one outside the package", () => {
+    const r = read(params({ private_registry_connection_info: [
+      { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/missing.crt" },
+      { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "../../etc/ssl/ca.crt" },
+    ] }), { packageDir: K8S_FIXTURES });
+    expect(r.bag.errors().map((d) => [d.code, d.message])).toEqual([
+      ["K8S_CERTIFICATE_PATH", `certificate_path Files/missing.crt is not in the package ${K8S_FIXTURES}`],
+      ["K8S_CERTIFICATE_PATH", "certificate_path ../../etc/ssl/ca.crt must be inside the package"],
+    ]);
+  });
+
+  it("missing required keys, wrong types, unknown keys; unsupported features warned", () => {
+    const r = read({ master_node: { username: 7 }, worker_node: "w", colour: "blue", storage_server: {} });
+    expect(r.value).toBeUndefined();
+    expect(codes(r).map(([s, c, p]) => `${s} ${c} ${p?.replace("additionalParams.k8s_cluster_installation_param", "$")}`)).toEqual([
+      "warning K8S_PARAM_UNKNOWN $.colour",
+      "error K8S_PARAM_MISSING $.script_path",
+      "warning K8S_UNSUPPORTED $.storage_server",
+      "error K8S_PARAM_TYPE $.master_node.username",
+      "error K8S_PARAM_MISSING $.master_node.password",
+      "error K8S_PARAM_MISSING $.master_node.ssh_cp_name",
+      "error K8S_PARAM_MISSING $.master_node.nic_cp_name",
+      "error K8S_PARAM_MISSING $.master_node.cluster_cp_name",
+      "error K8S_PARAM_TYPE $.worker_node",
+    ]);
+  });
+
+  it("errors from a file are located at file:line:column", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "k8s-params-"));
+    const text = readFileSync(path.join(K8S_FIXTURES, "private_registry_kubernetes_param_file.json"), "utf8").replace('"connection_type": "0"', '"connection_type": "http"');
+    const file = path.join(dir, "req.json");
+    writeFileSync(file, text);
+    mkdirSync(path.join(dir, "pkg"));
+    const r = readK8sClusterParamFile(text, file, { flavours: pkg.flavours, packageDir: path.join(dir, "pkg") });
+    expect(r.bag.errors().map(formatDiagnostic)).toEqual([
+      `${file}:37:20 (additionalParams.k8s_cluster_installation_param.private_registry_connection_info[0].connection_type): error K8S_CONNECTION_TYPE: connection_type must be the string "0" (HTTP) or "1" (HTTPS), got "http"`,
+    ]);
+  });
+});
