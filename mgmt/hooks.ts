@@ -171,7 +171,9 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
         connection: connectionFor(ssh, v.host),
         ...(isDelete ? { delete: hookCommandLine(h) } : { create: hookCommandLine(h) }),
         ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
-        triggers: [fileHash(h.script)],
+        // A changed script runs again; but a delete-only command must never be replaced, as
+        // replacing it runs its delete (a terminate hook on a VNFC that lives on).
+        ...(isDelete ? {} : { triggers: [fileHash(h.script)] }),
         ...extra,
       };
       const c = new command.remote.Command(n, args, opts([...deps, ...made]));

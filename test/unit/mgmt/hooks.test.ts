@@ -63,7 +63,10 @@ describe("hook wiring", () => {
     for (const n of ["hw-VDU1-0-terminate_start", "hw-VDU1-0-terminate_end", "hw-VDU2-1-scale_start"]) {
       expect(cmd(n).inputs.create, n).toBeUndefined();
       expect(cmd(n).inputs.delete, n).toMatch(/^sudo -n \/bin\/bash \/var\/tmp\/nfv\/noop.sh (terminate_start|terminate_end|scale_start)$/);
+      // Never replaced (a replace would run the delete on a live VNFC): no script-hash trigger.
+      expect(cmd(n).inputs.triggers, n).toBeUndefined();
     }
+    expect(cmd("hw-VDU1-0-instantiate_end").inputs.triggers).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
   });
 
   it("order by dependencies: SSH wait after server, copy after wait, every instantiate_end after every instantiate_start, terminate_start deleted before terminate_end", async () => {
