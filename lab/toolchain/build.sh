@@ -308,11 +308,62 @@ build_openstack() {
   local entry="pulumi-resource-openstack-$OPENSTACK_VERSION" src="$WORK_DIR/pulumi-resource-openstack-$OPENSTACK_VERSION"
   if cached "$entry" pulumi-resource-openstack; then record_ok openstack "$entry" cached; log "openstack: cached ($entry)"; return 0; fi
   log "openstack: $OPENSTACK_MOD@$OPENSTACK_MODVER"
-  fetch_module "$OPENSTACK_MOD@$OPENSTACK_MODVER" "$src" ||
-    { record_fail openstack "Go module proxy refused $OPENSTACK_MOD@$OPENSTACK_MODVER"; return 1; }
+  if ! fetch_module "$OPENSTACK_MOD@$OPENSTACK_MODVER" "$src"; then
+    log "openstack: the Go module proxy refused $OPENSTACK_MOD@$OPENSTACK_MODVER; building the lab bridge build"
+    build_openstack_lab
+    return
+  fi
   (cd "$src" && _openstack_in_src) || { record_fail openstack "generate or go build failed (see the log above)"; return 1; }
   rm -rf "$src"
   record_ok openstack "$entry" built
+}
+
+# The lab's own bridge build of the provider (openstack-provider/: the Terraform provider that
+# pulumi-openstack 3.15.2 bridged, mapped to the npm SDK's tokens), keyed by a hash of its source.
+openstack_lab_entry() {
+  local hash
+  hash="$(cd "$SCRIPT_DIR/openstack-provider" &&
+    find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.mjs' \) -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
+  echo "pulumi-resource-openstack-$OPENSTACK_VERSION-lab-$hash"
+}
+
+# In a writable copy of openstack-provider/: build the tfgen binary, write the schema and
+# bridge-metadata.json that the plugin embeds, compare the schema with the npm SDK, build.
+_openstack_lab_in_src() {
+  local entry="$1" out=cmd/pulumi-resource-openstack
+  local sdk="${NFV_NODE_MODULES:-$REPO_ROOT/node_modules}/@pulumi/openstack" ld="-X main.version=$OPENSTACK_VERSION"
+  log "  go build ./cmd/pulumi-tfgen-openstack"
+  go build -p 2 -trimpath -ldflags "-s -w $ld" -o tfgen ./cmd/pulumi-tfgen-openstack || return 1
+  log "  tfgen schema --out $out (schema.json, bridge-metadata.json)"
+  if ! ./tfgen schema --out "$out" >tfgen.log 2>&1; then tail -n 40 tfgen.log; return 1; fi
+  mv "$out/schema.json" "$out/schema-embed.json"
+  rm -f "$out/Pulumi.yaml"
+  if [[ -f "$sdk/package.json" ]]; then
+    log "  comparing the schema with $sdk"
+    node check-sdk.mjs "$out/schema-embed.json" "$sdk" | tail -n 40
+    [[ "${PIPESTATUS[0]}" == 0 ]] || return 1
+  else
+    log "  $sdk not found (npm ci first): the schema is not compared with the SDK"
+  fi
+  build_into "$entry" pulumi-resource-openstack \
+    "pulumi-nfv lab openstack provider (pulumi-terraform-bridge + terraform-provider-openstack, see go.mod)" \
+    "$ld" ./cmd/pulumi-resource-openstack || return 1
+  cp "$out/schema-embed.json" "$TOOLCHAIN_DIR/$entry/schema.json"
+  cp "$out/bridge-metadata.json" "$TOOLCHAIN_DIR/$entry/bridge-metadata.json"
+}
+
+build_openstack_lab() {
+  local entry src
+  entry="$(openstack_lab_entry)"
+  src="$WORK_DIR/$entry"
+  if cached "$entry" pulumi-resource-openstack; then record_ok openstack "$entry" "cached, lab bridge build"; return 0; fi
+  rm -rf "$src"
+  cp -r "$SCRIPT_DIR/openstack-provider" "$src"
+  (cd "$src" && _openstack_lab_in_src "$entry") ||
+    { record_fail openstack "build of lab/toolchain/openstack-provider failed (see the log above)"; return 1; }
+  rm -rf "$src"
+  record_ok openstack "$entry" "built, lab bridge build"
 }
 
 # 6. Install: CLI + language host side by side in $NFV_CACHE/bin, providers
@@ -335,10 +386,11 @@ newest_langhost() {
   return 1
 }
 
-# The cached binary of provider NAME at VERSION: the upstream build, else (command only) the lab's.
+# The cached binary of provider NAME at VERSION: the upstream build, else (command, openstack) the lab's.
 plugin_binary() {
   local bin="$TOOLCHAIN_DIR/pulumi-resource-$1-$2/bin/pulumi-resource-$1"
   if [[ ! -x "$bin" && "$1" == command ]]; then bin="$TOOLCHAIN_DIR/$(command_lab_entry)/bin/pulumi-resource-command"; fi
+  if [[ ! -x "$bin" && "$1" == openstack ]]; then bin="$TOOLCHAIN_DIR/$(openstack_lab_entry)/bin/pulumi-resource-openstack"; fi
   echo "$bin"
 }
 
