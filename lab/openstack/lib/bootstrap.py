@@ -8,7 +8,9 @@ Reads the admin password and the lab settings from the environment (set by lab/o
 Prints one `key=value` line per object it made or found.
 """
 import os
+import subprocess
 import sys
+import tempfile
 
 import openstack
 from keystoneauth1 import session as ks_session
@@ -99,13 +101,25 @@ def catalog(c):
     out("user.nfv_user", u.id)
 
 
+def image_data(fmt):
+    """1 MiB of disk in the claimed format: Cinder checks the format when it makes a volume from
+    an image (a raw blob claimed as qcow2 is refused as ImageUnacceptable), so qcow2 images are
+    real qcow2 files, made by qemu-img."""
+    if fmt == "raw":
+        return b"pulumi-nfv lab image: the fake driver boots nothing\n" + b"\0" * (1024 * 1024 - 52)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "disk." + fmt)
+        subprocess.run(["qemu-img", "create", "-q", "-f", fmt, path, "1M"], check=True)
+        with open(path, "rb") as f:
+            return f.read()
+
+
 def resources(c):
-    blob = b"pulumi-nfv lab image: the fake driver boots nothing\n" + b"\0" * (1024 * 1024 - 52)
     for name, (fmt, user) in IMAGES.items():
         img = c.image.find_image(name)
         if img is None:
             img = c.image.create_image(name=name, disk_format=fmt, container_format="bare",
-                                       visibility="public", data=blob, os_admin_user=user,
+                                       visibility="public", data=image_data(fmt), os_admin_user=user,
                                        allow_duplicates=True)
         out(f"image.{name.replace(' ', '_')}", img.id)
     for name, (vcpus, ram, disk) in FLAVORS.items():
