@@ -49,7 +49,7 @@ describe("postgres:// state backend", () => {
     const up = await local.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     const keys = psql("SELECT key FROM pulumi_state ORDER BY key").split("\n");
-    expect(keys).toEqual(expect.arrayContaining([expect.stringMatching(/stacks\/pulumi-nfv\/local\.json$/)]));
+    expect(keys).toEqual(expect.arrayContaining([expect.stringMatching(/stacks\/pulumi-nfv\/local-render\.json$/)]));
     expect(checkpoint()).toContain("nfv:vim:KubernetesVim");
   });
 

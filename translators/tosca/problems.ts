@@ -26,12 +26,15 @@ export class Problems {
   /** @param display turns a package-relative file name into what the user sees. */
   constructor(private readonly display: (file: string) => string = (f) => f) {}
 
-  /** A problem at `path` inside the YAML file `file` (package-relative). */
+  /**
+   * A problem at `path` inside the YAML file `file` (package-relative). `path` is copied: value
+   * checks pass one array that they extend and restore as they descend.
+   */
   at(severity: Severity, code: string, message: string, file: string, path: YamlPath, atKey = false): void {
     const diagnostic: Diagnostic = { severity, code, message, file: this.display(file), path: formatPath(path) };
     if (diagnostic.path === "") delete diagnostic.path;
     this.items.push(diagnostic);
-    this.pending.push({ diagnostic, file, path, atKey });
+    this.pending.push({ diagnostic, file, path: [...path], atKey });
   }
 
   error(code: string, message: string, file: string, path: YamlPath = [], atKey = false): void {

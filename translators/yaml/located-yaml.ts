@@ -5,8 +5,21 @@
  * that each problem can name `file:line:column`, duplicate keys are errors, and alias bombs, huge
  * files and deep nesting are refused before they can hang or crash the process.
  */
-import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from "yaml";
+import type * as Yaml from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
 import { DiagnosticBag, formatPath, type SourceLocation } from "../diagnostics";
+
+let yamlModule: typeof Yaml | undefined;
+
+/**
+ * The `yaml` package, loaded on first use: `nfv translate` of a valid package never parses with
+ * positions (see `tosca/phase2-load/fast-yaml.ts`), and loading the package took about 50 ms of
+ * the command's start-up.
+ */
+function yaml(): typeof Yaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- `import()` would make every parse asynchronous
+  return (yamlModule ??= require("yaml") as typeof Yaml);
+}
 
 export interface YamlLimits {
   /** Largest accepted file, in bytes. */
@@ -58,6 +71,7 @@ export class LocatedDocument {
   }
 
   private deepestNode(path: YamlPath, wantKey: boolean): Node | undefined {
+    const { isMap, isScalar, isSeq } = yaml();
     let node: unknown = this.doc.contents;
     for (let i = 0; i < path.length; i++) {
       const part = path[i];
@@ -105,6 +119,7 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
     return { documents, diagnostics };
   }
 
+  const { LineCounter, parseAllDocuments } = yaml();
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
   if ("empty" in docs) {
@@ -238,6 +253,7 @@ function maxFlowDepth(text: string): { depth: number; offset: number } {
 
 /** Deepest nesting of collections in a parsed document, walked without recursion. */
 function maxNodeDepth(root: unknown): { depth: number; offset: number } {
+  const { isMap, isPair, isSeq } = yaml();
   let max = 0;
   let offset = 0;
   const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 0 }];

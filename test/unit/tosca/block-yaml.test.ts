@@ -43,13 +43,18 @@ describe("block-yaml", () => {
   });
 
   it("gives up on what it does not support", () => {
-    for (const text of ["a: &x 1\nb: *x\n", "a: |\n  text\n", "a: 1\na: 2\n", "a: [1,\n  2]\n", "a:\n  plain\n  continued\n", "%YAML 1.2\n---\na: 1\n", "a: !tag x\n", "a: 0x1F\n", "a: 012\n", "a: - b\n"]) {
+    for (const text of ["a: &x 1\nb: *x\n", "a: |\n  text\n", "a: 1\na: 2\n", "a: [1\n  , 2]\n", "a: [x\n  y]\n", "a:\n  plain\n  continued\n", "%YAML 1.2\n---\na: 1\n", "a: !tag x\n", "a: 0x1F\n", "a: 012\n", "a: 1_000\n", "a: - b\n", "a: b\u0000\n", "a: b\rc: d\n", "\ufeffa: b\n"]) {
       expect([text, parseBlockYaml(text, 100)]).toEqual([text, undefined]);
     }
   });
 
   it("resolves scalars as the core schema does", () => {
-    const text = "a: 1\nb: -2.5e3\nc: .5\nd: -.5\ne: true\nf: Null\ng: ~\nh: '1.0'\ni: \"x\\ty\"\nj: 0.5.2\nk: it's\nl: [ 1, two, 'three' ]\nm: { get_input: x }\nn: [ valid_values: [ a, b ] ]\no:\n- 1\n- p: q\n  r: s\n";
+    const text = "a: 1\nb: -2.5e3\nc: .5\nd: -.5\ne: true\nf: Null\ng: ~\nh: '1.0'\ni: \"x\\ty\"\nj: 0.5.2\nk: it's\nl: [ 1, two, 'three' ]\nm: { get_input: x }\nn: [ valid_values: [ a, b ] ]\nt: ../x_86.img\nu: 'it''s'\nv: b\u00a0\no:\n- 1\n- p: q\n  r: s\n";
+    expect(parseBlockYaml(text, 100)).toEqual(load(text, { schema: CORE_SCHEMA }));
+  });
+
+  it("reads flow collections that go on after `[`, `{` or `,`, as ETSI's type files have them", () => {
+    const text = "a: [ x, # comment\n  y,\n\ny2 ]\nb: {\n  c: 1,\n      d: [ e,\n f ] }\nc:\n  - [ g,\n    h ]\n";
     expect(parseBlockYaml(text, 100)).toEqual(load(text, { schema: CORE_SCHEMA }));
   });
 

@@ -3,12 +3,20 @@
  * Blocks without `Algorithm`/`Hash` are skipped (images are usually listed that way); URLs are not
  * downloaded, so their hashes cannot be checked here (a warning says so).
  */
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import type { Diagnostic } from "../../diagnostics";
 import type { ArtifactEntry } from "./tosca-meta";
 import type { PackageSource } from "./package-source";
 
 const ALGORITHMS: Record<string, string> = { "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" };
+
+let cryptoModule: typeof Crypto | undefined;
+
+/** node:crypto, loaded on first use: most packages list no hashes, and loading it costs start-up time. */
+function crypto(): typeof Crypto {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- `import()` would make reading a package asynchronous
+  return (cryptoModule ??= require("node:crypto") as typeof Crypto);
+}
 
 export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], diagnostics: Diagnostic[]): void {
   const seen = new Set<string>();
@@ -37,7 +45,7 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
       diagnostics.push({ severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where });
       continue;
     }
-    const actual = createHash(algorithm).update(content).digest("hex");
+    const actual = crypto().createHash(algorithm).update(content).digest("hex");
     if (actual !== a.hash.toLowerCase()) {
       diagnostics.push({ severity: "error", code: "PKG_HASH_MISMATCH", message: `artifact \`${a.name}\`: ${a.algorithm} hash is ${actual}, TOSCA metadata says ${a.hash}`, ...where });
     }

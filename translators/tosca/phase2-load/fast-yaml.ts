@@ -9,7 +9,7 @@
  * aliases, goes through the position-keeping parser, whose limits and messages then apply
  * unchanged: alias bombs, deep nesting and syntax errors are reported by one implementation.
  */
-import { load, CORE_SCHEMA } from "js-yaml";
+import type * as JsYaml from "js-yaml";
 import type { Diagnostic } from "../../diagnostics";
 import { DEFAULT_YAML_LIMITS, parseYaml } from "../../yaml/located-yaml";
 import { parseBlockYaml } from "./block-yaml";
@@ -20,15 +20,25 @@ export interface FastYaml {
   diagnostics: Diagnostic[];
 }
 
+let jsYamlModule: typeof JsYaml | undefined;
+
+/** js-yaml, loaded on first use: block-yaml reads most VNFDs, ETSI's type files included, without it. */
+function jsYaml(): typeof JsYaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- `import()` would make every parse asynchronous
+  return (jsYamlModule ??= require("js-yaml") as typeof JsYaml);
+}
+
 /** An alias (`*name`) outside quotes, roughly: a false positive only costs the slow path. */
 const ALIAS = /(^|[\s[{,:-])\*[^\s,\]}]/m;
 
 export function parseYamlFast(text: string, file: string): FastYaml {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes <= DEFAULT_YAML_LIMITS.maxBytes && !ALIAS.test(text)) {
+  // `includes` first: it is a fast scan, and most files have no `*` at all.
+  if (bytes <= DEFAULT_YAML_LIMITS.maxBytes && !(text.includes("*") && ALIAS.test(text))) {
     const simple = parseBlockYaml(text, DEFAULT_YAML_LIMITS.maxDepth);
     if (simple !== undefined) return { value: simple, diagnostics: [] };
     try {
+      const { load, CORE_SCHEMA } = jsYaml();
       const value = load(text, { schema: CORE_SCHEMA, json: false, filename: file });
       if (depthWithin(value, DEFAULT_YAML_LIMITS.maxDepth)) return { value, diagnostics: [] };
     } catch {

@@ -69,7 +69,15 @@ function compileOne(op: string, arg: unknown, scalar: ScalarKind | undefined): C
     case "valid_values": {
       if (!Array.isArray(arg)) return "needs a list";
       const allowed = new Set(arg.map((x) => JSON.stringify(norm(x))));
-      return { text, test: (v) => allowed.has(JSON.stringify(norm(v))) };
+      // Strings, the usual case, compared as they are: equal JSON is equal strings.
+      const strings = new Set(arg.map(norm).filter((x) => typeof x === "string"));
+      return {
+        text,
+        test: (v) => {
+          const n = norm(v);
+          return typeof n === "string" ? strings.has(n) : allowed.has(JSON.stringify(n));
+        },
+      };
     }
     case "length":
     case "min_length":

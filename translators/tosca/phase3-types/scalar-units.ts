@@ -25,10 +25,19 @@ const UNITS: Record<ScalarKind, { table: Record<string, number>; caseSensitive: 
 
 const SCALAR = /^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z]+)\s*$/;
 
+/** The last text matched: a value's type check and then each of its constraints read it in a row. */
+let last: { text: string; match: RegExpExecArray | null } | undefined;
+
+/** `SCALAR` matched against `text`, remembered for the next call with the same text. */
+function matchScalar(text: string): RegExpExecArray | null {
+  if (last?.text !== text) last = { text, match: SCALAR.exec(text) };
+  return last.match;
+}
+
 /** The value in the base unit, or undefined when `text` is not a scalar of this kind. */
 export function parseScalar(kind: ScalarKind, text: unknown): number | undefined {
   if (typeof text !== "string") return undefined;
-  const m = SCALAR.exec(text);
+  const m = matchScalar(text);
   if (!m) return undefined;
   const { table, caseSensitive } = UNITS[kind];
   const factor = table[caseSensitive ? m[2] : m[2].toLowerCase()];
@@ -43,14 +52,16 @@ export function unitsOf(kind: ScalarKind): string[] {
   return Object.keys(UNITS[kind].table);
 }
 
+/** Powers of 1024 of the size units, decimal ones read as binary (see `toGib`). */
+const BINARY_EXPONENT: Record<string, number> = { b: 0, kb: 1, kib: 1, mb: 2, mib: 2, gb: 3, gib: 3, tb: 4, tib: 4 };
+
 /** Size in GiB, as OpenStack wants it (Tacker's normalisation of `3 GB` is 3 GiB too: decimal units are read as binary). */
 export function toGib(text: unknown): number | undefined {
-  const m = typeof text === "string" ? SCALAR.exec(text) : null;
+  const m = typeof text === "string" ? matchScalar(text) : null;
   if (!m) return undefined;
-  const unit = m[2].toLowerCase();
-  const exponent: Record<string, number> = { b: 0, kb: 1, kib: 1, mb: 2, mib: 2, gb: 3, gib: 3, tb: 4, tib: 4 };
-  if (exponent[unit] === undefined) return undefined;
-  return Number(m[1]) * 1024 ** (exponent[unit] - 3);
+  const exponent = BINARY_EXPONENT[m[2].toLowerCase()];
+  if (exponent === undefined) return undefined;
+  return Number(m[1]) * 1024 ** (exponent - 3);
 }
 
 /** Size in MiB, with decimal units read as binary (see `toGib`). */

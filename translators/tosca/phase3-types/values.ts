@@ -3,7 +3,6 @@
  * `entry_schema`, data types with their properties, and constraints. `get_input` is resolved
  * through the caller's `inputs`; other TOSCA functions are runtime values and are not checked.
  */
-import type { YamlPath } from "../../yaml/located-yaml";
 import type { Problems } from "../problems";
 import { parseScalar, scalarKindOf, unitsOf } from "./scalar-units";
 import { isMap, type Schema, type TypeSystem } from "./type-system";
@@ -36,7 +35,12 @@ export function functionName(value: unknown): string | undefined {
   return only !== undefined && TOSCA_FUNCTIONS.has(only) ? only : undefined;
 }
 
-export function checkValue(value: unknown, schema: Schema, ctx: ValueContext, path: YamlPath): void {
+/**
+ * Reports every problem of `value` at `path`. Nested values extend `path` in place and restore it
+ * before returning (a new array per value was most of what checking a large VNFD allocated);
+ * `Problems` keeps copies.
+ */
+export function checkValue(value: unknown, schema: Schema, ctx: ValueContext, path: (string | number)[]): void {
   const fn = functionName(value);
   if (fn) {
     if (fn !== "get_input") return;
@@ -65,38 +69,34 @@ export function checkValue(value: unknown, schema: Schema, ctx: ValueContext, pa
 }
 
 /** Type check only; true when constraints may be applied. */
-function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: YamlPath): boolean {
+function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: (string | number)[]): boolean {
   const type = schema.type;
-  const bad = (expected: string): false => {
-    ctx.problems.error("VALUE_TYPE", `expected ${expected}, found ${short(value)}`, ctx.file, path);
-    return false;
-  };
   switch (type) {
     case "string":
       // L3: YAML reads `1.0` or `true` as a number or boolean; ETSI samples use them as strings.
-      return typeof value === "string" || typeof value === "number" || typeof value === "boolean" || bad("a string");
+      return typeof value === "string" || typeof value === "number" || typeof value === "boolean" || mismatch("a string", value, ctx, path);
     case "integer":
-      return (typeof value === "number" && Number.isInteger(value)) || bad("an integer");
+      return (typeof value === "number" && Number.isInteger(value)) || mismatch("an integer", value, ctx, path);
     case "float":
-      return (typeof value === "number" && Number.isFinite(value)) || bad("a number");
+      return (typeof value === "number" && Number.isFinite(value)) || mismatch("a number", value, ctx, path);
     case "boolean":
-      return typeof value === "boolean" || bad("a boolean");
+      return typeof value === "boolean" || mismatch("a boolean", value, ctx, path);
     case "null":
-      return value === null || bad("null");
+      return value === null || mismatch("null", value, ctx, path);
     case "timestamp":
-      return (typeof value === "string" && TIMESTAMP.test(value)) || bad("a timestamp (YYYY-MM-DDThh:mm:ssZ)");
+      return (typeof value === "string" && TIMESTAMP.test(value)) || mismatch("a timestamp (YYYY-MM-DDThh:mm:ssZ)", value, ctx, path);
     case "version":
       // L2: `default: 1.0` in Tacker's VNF types is a YAML float.
-      return (typeof value === "string" && VERSION.test(value)) || (typeof value === "number" && Number.isFinite(value)) || bad("a version (major.minor[.fix[.qualifier[-build]]])");
+      return (typeof value === "string" && VERSION.test(value)) || (typeof value === "number" && Number.isFinite(value)) || mismatch("a version (major.minor[.fix[.qualifier[-build]]])", value, ctx, path);
     case "range":
-      return (Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && (Number.isInteger(value[1]) || value[1] === "UNBOUNDED") && (value[1] === "UNBOUNDED" || value[0] <= value[1])) || bad("a range [min, max]");
+      return (Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && (Number.isInteger(value[1]) || value[1] === "UNBOUNDED") && (value[1] === "UNBOUNDED" || value[0] <= value[1])) || mismatch("a range [min, max]", value, ctx, path);
     case "list":
-      if (!Array.isArray(value)) return bad("a list");
-      if (schema.entrySchema) value.forEach((v, i) => checkValue(v, schema.entrySchema!, ctx, [...path, i]));
+      if (!Array.isArray(value)) return mismatch("a list", value, ctx, path);
+      if (schema.entrySchema) for (let i = 0; i < value.length; i++) checkNested(value[i], schema.entrySchema, ctx, path, i);
       return true;
     case "map":
-      if (!isMap(value)) return bad("a map");
-      if (schema.entrySchema) for (const [k, v] of Object.entries(value)) checkValue(v, schema.entrySchema, ctx, [...path, k]);
+      if (!isMap(value)) return mismatch("a map", value, ctx, path);
+      if (schema.entrySchema) for (const k of Object.keys(value)) checkNested(value[k], schema.entrySchema, ctx, path, k);
       return true;
   }
   const scalar = scalarKindOf(type);
@@ -106,12 +106,12 @@ function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: Yaml
     return false;
   }
   const dataType = ctx.types.get("data_types", type);
-  if (!dataType) return bad(`a value of the unknown type \`${type}\``);
+  if (!dataType) return mismatch(`a value of the unknown type \`${type}\``, value, ctx, path);
   if (dataType.primitive) {
     const base: Schema = { ...schema, type: dataType.primitive, constraints: [] };
     return checkType(value, base, ctx, path);
   }
-  if (!isMap(value)) return bad(`a map (data type \`${type}\`)`);
+  if (!isMap(value)) return mismatch(`a map (data type \`${type}\`)`, value, ctx, path);
   const props = ctx.types.properties(dataType);
   for (const key in value) {
     const v = value[key];
@@ -121,7 +121,7 @@ function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: Yaml
       continue;
     }
     if (v === null && !def.required) continue;
-    checkValue(v, def, ctx, [...path, key]);
+    checkNested(v, def, ctx, path, key);
   }
   for (const def of props.values()) {
     if (def.required && value[def.name] === undefined && def.default === undefined) {
@@ -129,6 +129,18 @@ function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: Yaml
     }
   }
   return true;
+}
+
+/** `checkValue` of the element or field `key` of the value at `path`. */
+function checkNested(value: unknown, schema: Schema, ctx: ValueContext, path: (string | number)[], key: string | number): void {
+  path.push(key);
+  checkValue(value, schema, ctx, path);
+  path.pop();
+}
+
+function mismatch(expected: string, value: unknown, ctx: ValueContext, path: (string | number)[]): false {
+  ctx.problems.error("VALUE_TYPE", `expected ${expected}, found ${short(value)}`, ctx.file, path);
+  return false;
 }
 
 function short(value: unknown): string {

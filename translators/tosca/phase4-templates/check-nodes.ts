@@ -8,6 +8,9 @@ import type { ValueContext } from "../phase3-types/values";
 import { checkProperties } from "./check-properties";
 import { nodePath, type ArtifactAssignment, type NodeTemplate, type OperationAssignment, type RequirementAssignment } from "./topology";
 
+/** What a node without artifacts or interfaces has: most nodes, so they share one empty map. */
+const NONE: ReadonlyMap<never, never> = new Map<never, never>();
+
 const NODE_KEYS = new Set(["type", "description", "metadata", "directives", "properties", "attributes", "requirements", "capabilities", "interfaces", "artifacts", "node_filter", "copy"]);
 
 export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTemplate | undefined {
@@ -24,22 +27,24 @@ export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTe
     return undefined;
   }
   const type = types.get("node_types", typeName);
-  const node: NodeTemplate = { name, typeName, type, properties: {}, capabilities: {}, requirements: [], artifacts: new Map(), interfaces: new Map() };
   if (!type) {
     problems.error("TEMPLATE_UNKNOWN_TYPE", `node template \`${name}\` has unknown node type \`${typeName}\``, file, [...path, "type"]);
-    return node;
+    return { name, typeName, type, properties: {}, capabilities: {}, requirements: [], artifacts: NONE, interfaces: NONE };
   }
-  node.properties = checkProperties(raw.properties, types.properties(type), ctx, [...path, "properties"], `node type \`${typeName}\``);
-  node.capabilities = checkCapabilities(raw.capabilities, typeName, type, ctx, [...path, "capabilities"]);
-  node.requirements = readRequirements(raw.requirements, types, type, typeName, ctx, [...path, "requirements"]);
-  node.artifacts = readArtifacts(raw.artifacts, types, ctx, [...path, "artifacts"]);
-  node.interfaces = readInterfaces(raw.interfaces, types, type, ctx, [...path, "interfaces"], node.artifacts);
-  return node;
+  const properties = checkProperties(raw.properties, types.properties(type), ctx, [...path, "properties"], `node type \`${typeName}\``);
+  // The readers below get the node's path and extend it only when the node has that part: most
+  // nodes lack most parts, and a large VNFD has thousands of nodes.
+  const capabilities = checkCapabilities(raw.capabilities, typeName, type, ctx, path);
+  const requirements = readRequirements(raw.requirements, types, type, typeName, ctx, path);
+  const artifacts = readArtifacts(raw.artifacts, types, ctx, path);
+  const interfaces = readInterfaces(raw.interfaces, types, type, ctx, path, artifacts);
+  return { name, typeName, type, properties, capabilities, requirements, artifacts, interfaces };
 }
 
-function checkCapabilities(raw: unknown, typeName: string, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, path: (string | number)[]): Record<string, Record<string, unknown>> {
+function checkCapabilities(raw: unknown, typeName: string, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, node: (string | number)[]): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   if (raw === undefined || raw === null) return out;
+  const path = [...node, "capabilities"];
   if (!isMap(raw)) {
     ctx.problems.error("TEMPLATE_SYNTAX", "`capabilities` must be a map", ctx.file, path);
     return out;
@@ -59,10 +64,11 @@ function checkCapabilities(raw: unknown, typeName: string, type: NonNullable<Nod
   return out;
 }
 
-function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, typeName: string, ctx: ValueContext, path: (string | number)[]): RequirementAssignment[] {
+function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, typeName: string, ctx: ValueContext, node: (string | number)[]): RequirementAssignment[] {
   const out: RequirementAssignment[] = [];
   // L4: `requirements:` whose entries are all commented out is YAML null.
   if (raw === undefined || raw === null) return out;
+  const path = [...node, "requirements"];
   if (!Array.isArray(raw)) {
     ctx.problems.error("TEMPLATE_SYNTAX", "`requirements` must be a list of single-key maps", ctx.file, path);
     return out;
@@ -88,9 +94,10 @@ function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<Nod
   return out;
 }
 
-function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, path: (string | number)[]): Map<string, ArtifactAssignment> {
+function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, node: (string | number)[]): ReadonlyMap<string, ArtifactAssignment> {
+  if (raw === undefined || raw === null) return NONE;
+  const path = [...node, "artifacts"];
   const out = new Map<string, ArtifactAssignment>();
-  if (raw === undefined || raw === null) return out;
   if (!isMap(raw)) {
     ctx.problems.error("TEMPLATE_SYNTAX", "`artifacts` must be a map", ctx.file, path);
     return out;
@@ -112,9 +119,10 @@ function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, path:
   return out;
 }
 
-function readInterfaces(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, path: (string | number)[], artifacts: Map<string, ArtifactAssignment>): Map<string, Map<string, OperationAssignment>> {
+function readInterfaces(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, node: (string | number)[], artifacts: ReadonlyMap<string, ArtifactAssignment>): ReadonlyMap<string, ReadonlyMap<string, OperationAssignment>> {
+  if (raw === undefined || raw === null) return NONE;
+  const path = [...node, "interfaces"];
   const out = new Map<string, Map<string, OperationAssignment>>();
-  if (raw === undefined || raw === null) return out;
   if (!isMap(raw)) {
     ctx.problems.error("TEMPLATE_SYNTAX", "`interfaces` must be a map", ctx.file, path);
     return out;
@@ -146,7 +154,7 @@ function readInterfaces(raw: unknown, types: TypeSystem, type: NonNullable<NodeT
   return out;
 }
 
-function readOperation(impl: unknown, artifacts: Map<string, ArtifactAssignment>, ctx: ValueContext, path: (string | number)[]): OperationAssignment {
+function readOperation(impl: unknown, artifacts: ReadonlyMap<string, ArtifactAssignment>, ctx: ValueContext, path: (string | number)[]): OperationAssignment {
   // L7: `instantiate: []` declares the operation with no implementation (Tacker's default LCM).
   if (impl === null || (Array.isArray(impl) && impl.length === 0)) return { dependencies: [] };
   let primary: unknown = impl;

@@ -1,5 +1,4 @@
 /** Property assignments against property definitions, shared by nodes, capabilities, groups and policies. */
-import type { YamlPath } from "../../yaml/located-yaml";
 import type { PropertyDef } from "../phase3-types/type-system";
 import { isMap } from "../phase3-types/type-system";
 import { checkValue, functionName, type ValueContext } from "../phase3-types/values";
@@ -7,18 +6,22 @@ import { checkValue, functionName, type ValueContext } from "../phase3-types/val
 /**
  * Checks `raw` (a `properties:` map) and returns the effective values: defaults applied and
  * `get_input` replaced by the input's default when it has one. `owner` names the thing for messages.
+ * `path` is extended and restored while each property is checked (see `checkValue`).
  */
-export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ctx: ValueContext, path: YamlPath, owner: string): Record<string, unknown> {
+export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ctx: ValueContext, path: (string | number)[], owner: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const given = isMap(raw) ? raw : {};
   if (raw !== undefined && raw !== null && !isMap(raw)) ctx.problems.error("TEMPLATE_SYNTAX", "`properties` must be a map", ctx.file, path);
-  for (const [key, value] of Object.entries(given)) {
+  for (const key of Object.keys(given)) {
+    const value = given[key];
     const def = defs.get(key);
     if (!def) {
       ctx.problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a property of ${owner}`, ctx.file, [...path, key], true);
       continue;
     }
-    checkValue(value, def, ctx, [...path, key]);
+    path.push(key);
+    checkValue(value, def, ctx, path);
+    path.pop();
     out[key] = resolveInput(value, ctx);
   }
   for (const def of defs.values()) {

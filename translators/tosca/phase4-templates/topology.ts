@@ -25,9 +25,9 @@ export interface NodeTemplate {
   capabilities: Record<string, Record<string, unknown>>;
   /** Requirement assignments in order, null entries dropped. */
   requirements: RequirementAssignment[];
-  artifacts: Map<string, ArtifactAssignment>;
+  artifacts: ReadonlyMap<string, ArtifactAssignment>;
   /** Interface name → operation name → implementation (undefined when declared without one). */
-  interfaces: Map<string, Map<string, OperationAssignment>>;
+  interfaces: ReadonlyMap<string, ReadonlyMap<string, OperationAssignment>>;
 }
 
 export interface RequirementAssignment {

@@ -12,15 +12,15 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
   const initial = scaling.initialDeltas.get(vdu.id);
   if (initial) vdu.initialDelta = initial.value;
   const base = initial?.value ?? vdu.minInstances;
+  // Checked before a message and path are built: most numbers are in range.
+  const inRange = (n: number) => n >= vdu.minInstances && n <= vdu.maxInstances;
   const outOfRange = (n: number, what: string, path: (string | number)[], atKey = false) => {
-    if (n < vdu.minInstances || n > vdu.maxInstances) {
-      ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`, topo.file, path, atKey);
-    }
+    ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`, topo.file, path, atKey);
   };
   if (vdu.minInstances > vdu.maxInstances) {
     ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\`: min_number_of_instances ${vdu.minInstances} exceeds max_number_of_instances ${vdu.maxInstances}`, topo.file, [...nodePath(vdu.id), "properties", "vdu_profile"]);
   }
-  if (initial) outOfRange(base, "initially", [...policyPath(initial.policy), "properties", "initial_delta"]);
+  if (initial && !inRange(base)) outOfRange(base, "initially", [...policyPath(initial.policy), "properties", "initial_delta"]);
 
   const steps = new Map<string, number[]>();
   for (const [aspectId, { deltas, policy }] of scaling.vduDeltas.get(vdu.id) ?? []) {
@@ -33,7 +33,9 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     }
     const byLevel = [base];
     perStep.forEach((d) => byLevel.push(byLevel[byLevel.length - 1] + d));
-    byLevel.forEach((n, level) => outOfRange(n, `at scale level ${level} of aspect \`${aspectId}\``, policyPath(policy)));
+    byLevel.forEach((n, level) => {
+      if (!inRange(n)) outOfRange(n, `at scale level ${level} of aspect \`${aspectId}\``, policyPath(policy));
+    });
     steps.set(aspectId, perStep);
     vdu.scaling.push({ aspectId, stepDeltas: perStep, instancesByScaleLevel: byLevel });
   }
@@ -49,7 +51,7 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     } else if (explicit && given !== computed && steps.size > 0) {
       ctx.problems.warning("INSTANCES_LEVEL_MISMATCH", `VDU \`${vdu.id}\` at level \`${level.id}\`: VduInstantiationLevels says ${given}, initial delta plus scale_info gives ${computed}; Tacker uses ${given}`, topo.file, [...policyPath(explicit.policy), "properties", "levels", level.id]);
     }
-    outOfRange(n, `at instantiation level \`${level.id}\``, explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id), !explicit);
+    if (!inRange(n)) outOfRange(n, `at instantiation level \`${level.id}\``, explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id), !explicit);
   }
   vdu.initialInstances = levels.defaultLevelId !== undefined ? vdu.instancesByLevel[levels.defaultLevelId] : base;
 }

@@ -33,13 +33,14 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
     const defaultLevel = str(p.properties.default_level);
     for (const [id, def] of Object.entries(obj(p.properties.levels))) {
       const scaleInfo: Record<string, number> = {};
-      for (const [aspectId, info] of Object.entries(obj(obj(def).scale_info))) {
-        const level = int(obj(info).scale_level) ?? 0;
+      // One entry per aspect, so per VDU in large VNFDs: no entry pairs, and paths only for problems.
+      const infos = obj(obj(def).scale_info);
+      for (const aspectId of Object.keys(infos)) {
+        const level = int(obj(infos[aspectId]).scale_level) ?? 0;
         scaleInfo[aspectId] = level;
         const aspect = aspectById.get(aspectId);
-        const at = [...path, "levels", id, "scale_info", aspectId];
-        if (!aspect) ctx.problems.error("POLICY_UNKNOWN_ASPECT", `scale_info names aspect \`${aspectId}\`, which no ScalingAspects policy declares`, topo.file, at, true);
-        else if (level > aspect.maxScaleLevel) ctx.problems.error("POLICY_SCALE_LEVEL_RANGE", `scale_level ${level} exceeds max_scale_level ${aspect.maxScaleLevel} of aspect \`${aspectId}\``, topo.file, [...at, "scale_level"]);
+        if (!aspect) ctx.problems.error("POLICY_UNKNOWN_ASPECT", `scale_info names aspect \`${aspectId}\`, which no ScalingAspects policy declares`, topo.file, [...path, "levels", id, "scale_info", aspectId], true);
+        else if (level > aspect.maxScaleLevel) ctx.problems.error("POLICY_SCALE_LEVEL_RANGE", `scale_level ${level} exceeds max_scale_level ${aspect.maxScaleLevel} of aspect \`${aspectId}\``, topo.file, [...path, "levels", id, "scale_info", aspectId, "scale_level"]);
       }
       const level: InstantiationLevel = { id, scaleInfo, isDefault: id === defaultLevel };
       const description = str(obj(def).description);

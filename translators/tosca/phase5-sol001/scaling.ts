@@ -40,14 +40,16 @@ export function readScaling(topo: Topology, vduIds: Set<string>, ctx: SemanticCo
   const aspects = result.aspectById;
   for (const a of result.aspects) aspects.set(a.id, a);
   for (const p of topo.policies) {
-    const targets = vduTargets(p, topo, vduIds, ctx, is(p, T.VDU_INITIAL_DELTA) || is(p, T.VDU_SCALING_ASPECT_DELTAS));
-    if (is(p, T.VDU_INITIAL_DELTA)) {
+    const initialDelta = is(p, T.VDU_INITIAL_DELTA);
+    if (!initialDelta && !is(p, T.VDU_SCALING_ASPECT_DELTAS)) continue;
+    const targets = vduTargets(p, topo, vduIds, ctx, true);
+    if (initialDelta) {
       const value = int(obj(p.properties.initial_delta).number_of_instances) ?? 0;
       for (const vdu of targets) {
         if (result.initialDeltas.has(vdu)) ctx.problems.error("POLICY_DUPLICATE", `VDU \`${vdu}\` already has an initial delta (policy \`${result.initialDeltas.get(vdu)!.policy.name}\`)`, topo.file, policyPath(p));
         else result.initialDeltas.set(vdu, { value, policy: p });
       }
-    } else if (is(p, T.VDU_SCALING_ASPECT_DELTAS)) {
+    } else {
       const aspectId = str(p.properties.aspect) ?? "";
       const aspect = aspects.get(aspectId);
       if (!aspect) {

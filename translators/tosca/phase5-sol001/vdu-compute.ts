@@ -11,23 +11,22 @@ import { T } from "./sol001-types";
 export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext): ComputeVdu | ContainerVdu {
   const p = node.properties;
   const profile = obj(p.vdu_profile);
-  const base = {
-    id: node.name,
-    name: str(p.name) ?? node.name,
-    ...(str(p.description) !== undefined ? { description: str(p.description) } : {}),
-    minInstances: int(profile.min_number_of_instances) ?? 1,
-    maxInstances: int(profile.max_number_of_instances) ?? 1,
-    initialInstances: 0,
-    instancesByLevel: {},
-    scaling: [],
-  };
+  const name = str(p.name) ?? node.name;
+  const description = str(p.description);
+  const minInstances = int(profile.min_number_of_instances) ?? 1;
+  const maxInstances = int(profile.max_number_of_instances) ?? 1;
+  // Each kind is one object literal with the shared fields written out, not `{ ...base, kind }`:
+  // V8 makes an object spread followed by more fields a slow dictionary, several times the size.
   const vc = node.capabilities.virtual_compute;
   if (!vc) {
     // Without virtual_compute there is no VM to size: a CNF VDU, realised by the Kubernetes
     // manifest whose `metadata.name` equals `properties.name`.
     // Its sw_image_data, if any, is a container image that a container VDU runs without a manifest.
     const image = readSwImage(node, ctx);
-    return { ...base, kind: "container", containers: [], labels: {}, servicePorts: [], ...(image ? { swImage: image } : {}) };
+    return {
+      id: node.name, name, ...(description !== undefined ? { description } : {}), minInstances, maxInstances, initialInstances: 0, instancesByLevel: {}, scaling: [],
+      kind: "container", containers: [], labels: {}, servicePorts: [], ...(image ? { swImage: image } : {}),
+    };
   }
   const storageIds: string[] = [];
   for (const r of node.requirements) {
@@ -39,7 +38,7 @@ export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext
     if (target) storageIds.push(r.node);
   }
   const vdu: ComputeVdu = {
-    ...base,
+    id: node.name, name, ...(description !== undefined ? { description } : {}), minInstances, maxInstances, initialInstances: 0, instancesByLevel: {}, scaling: [],
     kind: "compute",
     virtualCompute: {
       memoryMib: toMib(obj(vc.virtual_memory).virtual_mem_size) ?? 0,
