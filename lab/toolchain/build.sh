@@ -253,15 +253,19 @@ build_command() {
   record_ok command "$entry" built
 }
 
-command_lab_entry() {
+# The cache entry of the lab's own build of provider NAME at VERSION (source in NAME-provider/),
+# keyed by a hash of that source, so that an edit rebuilds it.
+lab_entry() {
   local hash
-  hash="$(cd "$SCRIPT_DIR/command-provider" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-12)"
-  echo "pulumi-resource-command-$COMMAND_VERSION-lab-$hash"
+  hash="$(cd "$SCRIPT_DIR/$1-provider" &&
+    find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.mjs' \) -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
+  echo "pulumi-resource-$1-$2-lab-$hash"
 }
 
 build_command_lab() {
   local entry
-  entry="$(command_lab_entry)"
+  entry="$(lab_entry command "$COMMAND_VERSION")"
   if cached "$entry" pulumi-resource-command; then record_ok command "$entry" "cached, lab implementation"; return 0; fi
   (cd "$SCRIPT_DIR/command-provider" && build_into "$entry" pulumi-resource-command "pulumi-nfv lab command provider" \
     "-X main.version=$COMMAND_VERSION" .) ||
@@ -320,14 +324,6 @@ build_openstack() {
 
 # The lab's own bridge build of the provider (openstack-provider/: the Terraform provider that
 # pulumi-openstack 3.15.2 bridged, mapped to the npm SDK's tokens), keyed by a hash of its source.
-openstack_lab_entry() {
-  local hash
-  hash="$(cd "$SCRIPT_DIR/openstack-provider" &&
-    find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.mjs' \) -print0 |
-    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
-  echo "pulumi-resource-openstack-$OPENSTACK_VERSION-lab-$hash"
-}
-
 # In a writable copy of openstack-provider/: build the tfgen binary, write the schema and
 # bridge-metadata.json that the plugin embeds, compare the schema with the npm SDK, build.
 _openstack_lab_in_src() {
@@ -355,7 +351,7 @@ _openstack_lab_in_src() {
 
 build_openstack_lab() {
   local entry src
-  entry="$(openstack_lab_entry)"
+  entry="$(lab_entry openstack "$OPENSTACK_VERSION")"
   src="$WORK_DIR/$entry"
   if cached "$entry" pulumi-resource-openstack; then record_ok openstack "$entry" "cached, lab bridge build"; return 0; fi
   rm -rf "$src"
@@ -389,8 +385,7 @@ newest_langhost() {
 # The cached binary of provider NAME at VERSION: the upstream build, else (command, openstack) the lab's.
 plugin_binary() {
   local bin="$TOOLCHAIN_DIR/pulumi-resource-$1-$2/bin/pulumi-resource-$1"
-  if [[ ! -x "$bin" && "$1" == command ]]; then bin="$TOOLCHAIN_DIR/$(command_lab_entry)/bin/pulumi-resource-command"; fi
-  if [[ ! -x "$bin" && "$1" == openstack ]]; then bin="$TOOLCHAIN_DIR/$(openstack_lab_entry)/bin/pulumi-resource-openstack"; fi
+  if [[ ! -x "$bin" && -d "$SCRIPT_DIR/$1-provider" ]]; then bin="$TOOLCHAIN_DIR/$(lab_entry "$1" "$2")/bin/pulumi-resource-$1"; fi
   echo "$bin"
 }
 
