@@ -10,8 +10,8 @@ import (
 // connection is `remote.types.input.ConnectionArgs`, with the command provider's defaults.
 type connection struct {
 	host, user, password, privateKey, privateKeyPassword, hostKey string
-	port, dialErrorLimit                                         int
-	perDialTimeout                                               time.Duration
+	port, dialErrorLimit                                          int
+	perDialTimeout                                                time.Duration
 }
 
 type failure struct{ property, reason string }

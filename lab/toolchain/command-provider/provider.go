@@ -70,11 +70,7 @@ func (p *commandProvider) Check(_ context.Context, req *pulumirpc.CheckRequest) 
 }
 
 func (p *commandProvider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
-	olds, err := plugin.UnmarshalProperties(req.GetOlds(), withAssets)
-	if err != nil {
-		return nil, err
-	}
-	news, err := plugin.UnmarshalProperties(req.GetNews(), withAssets)
+	olds, news, err := unmarshalOldsNews(req.GetOlds(), req.GetNews())
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +90,16 @@ func (p *commandProvider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*
 		changes = pulumirpc.DiffResponse_DIFF_SOME
 	}
 	return &pulumirpc.DiffResponse{Changes: changes, Diffs: diffs, Replaces: replaces, DetailedDiff: detailed, HasDetailedDiff: true}, nil
+}
+
+// unmarshalOldsNews reads the recorded state and the new inputs of a Diff or an Update.
+func unmarshalOldsNews(olds, news *structpb.Struct) (resource.PropertyMap, resource.PropertyMap, error) {
+	o, err := plugin.UnmarshalProperties(olds, withAssets)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := plugin.UnmarshalProperties(news, withAssets)
+	return o, n, err
 }
 
 // changedKeys are the inputs whose value differs, sorted; unknown new values count as changes.
@@ -144,11 +150,7 @@ func (p *commandProvider) Create(ctx context.Context, req *pulumirpc.CreateReque
 
 func (p *commandProvider) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
 	urn := resource.URN(req.GetUrn())
-	olds, err := plugin.UnmarshalProperties(req.GetOlds(), withAssets)
-	if err != nil {
-		return nil, err
-	}
-	news, err := plugin.UnmarshalProperties(req.GetNews(), withAssets)
+	olds, news, err := unmarshalOldsNews(req.GetOlds(), req.GetNews())
 	if err != nil {
 		return nil, err
 	}
