@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/integration/**/*.test.ts"],
+    globalSetup: ["test/integration/global-setup.ts"],
     pool: "forks",
     fileParallelism: false,
     testTimeout: 600_000,

@@ -9,6 +9,8 @@
  *     → scale_end                                                           [VNFCs added by scale-out]
  *     → heal_end                                                            [VNFCs with heal generation > 0]
  *   heal_start: created before the server is replaced (the server depends on it) — see `heal.ts`
+ *   change_external_connectivity_start: before the VNFC's ports change (they depend on it), on
+ *     the address the VNFC had before; _end: after the change, on the new address
  *   terminate_start, then terminate_end: `delete` commands, run before the server is deleted
  *   scale_start: `delete` command of VNFCs added by scale-out, run when scale-in removes them
  *
@@ -84,12 +86,14 @@ export interface VnfcTarget {
   dependsOn: pulumi.Resource[];
   /** Heal generation; > 0 registers heal hooks with this value as trigger. */
   healGeneration: number;
+  /** External connectivity change generation; > 0 registers `change_external_connectivity_end` with it as trigger. */
+  extConnGeneration?: number;
   /** Volume ids by storage id, substituted for `${volume:<storageId>}` in a hook's stdin. */
   volumeIds?: Record<string, pulumi.Input<string>>;
 }
 
 /** The hook's stdin for one VNFC, as a secret, with `${volume:<id>}` placeholders filled in. */
-export function stdinFor(h: HookScript, v: VnfcTarget): pulumi.Output<string> | undefined {
+export function stdinFor(h: HookScript, v: Pick<VnfcTarget, "volumeIds">): pulumi.Output<string> | undefined {
   if (h.stdin === undefined) return undefined;
   return pulumi.secret(pulumi.all([h.stdin, pulumi.all(v.volumeIds ?? {})]).apply(([text, vols]) =>
     text.replace(/\$\{volume:([^}]+)\}/g, (_m, id: string) => (vols as Record<string, string>)[id] ?? "")));
@@ -129,8 +133,22 @@ export function hookCommandLine(h: HookScript): string {
   return `${h.sudo === false ? "" : "sudo -n "}/bin/bash ${words.join(" ")}`;
 }
 
-const targets = (h: { vdus?: string[] }, v: VnfcTarget) => !h.vdus || h.vdus.includes(v.vduId);
-const fileHash = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
+const targets = (h: { vdus?: string[] }, v: { vduId: string }) => !h.vdus || h.vdus.includes(v.vduId);
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+const fileHash = (p: string) => sha256(readFileSync(p));
+
+/**
+ * The `update` of every hook that runs at create: a changed connection (the VNFC's address moved,
+ * `change-ext-conn`) updates the command in state without running the hook again, as the real
+ * and our command provider run `create` on update when no `update` is given. Hooks that must run
+ * again are replaced instead, through their triggers.
+ */
+const UPDATE_WITHOUT_RERUN = "true";
+
+/** Triggers of a create hook: the script's hash and, as a secret, the hash of its stdin, so that a change of either runs it again. */
+function createTriggers(h: HookScript, stdin: pulumi.Output<string> | undefined): pulumi.Input<unknown>[] {
+  return [fileHash(h.script), ...(stdin ? [pulumi.secret(stdin.apply((text) => sha256(text)))] : [])];
+}
 
 /**
  * `heal_start` commands for VNFCs whose heal generation is > 0. Call before creating the servers
@@ -147,8 +165,36 @@ export function healStartCommands(parent: pulumi.Resource, name: string, vnfcs: 
       out.set(v.id, new command.remote.Command(n, {
         connection: connectionFor(ssh, v.host),
         create: hookCommandLine(h),
+        update: UPDATE_WITHOUT_RERUN,
         ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
         triggers: [v.healGeneration],
+      }, { parent }));
+    }
+  }
+  return out;
+}
+
+/**
+ * `change_external_connectivity_start` commands, once a change was made (`generation` ≥ 1), for
+ * the VNFCs with a known previous address. Call before creating the ports and pass the result in
+ * their `dependsOn`: the script runs while the old connectivity is in place, dialling the address
+ * the VNFC had (a changed port may get a new one, which is not known before it changes).
+ */
+export function extConnStartCommands(parent: pulumi.Resource, name: string, vnfcs: { id: string; vduId: string }[], hooks: HookScript[], ssh: SshArgs | undefined,
+  change: { generation: number; previousAddresses: Record<string, string> } | undefined): Map<string, command.remote.Command> {
+  const out = new Map<string, command.remote.Command>();
+  if (!ssh || !change || change.generation <= 0) return out;
+  for (const v of vnfcs) {
+    const host = change.previousAddresses[v.id];
+    if (host === undefined) continue; // added since the last change: it had no previous connectivity
+    for (const h of hooks.filter((x) => x.operation === "change_external_connectivity_start" && targets(x, v))) {
+      const n = `${name}-${v.id}-change_external_connectivity_start`;
+      out.set(v.id, new command.remote.Command(n, {
+        connection: connectionFor(ssh, host),
+        create: hookCommandLine(h),
+        update: UPDATE_WITHOUT_RERUN,
+        ...(h.stdin !== undefined ? { stdin: stdinFor(h, {}) } : {}),
+        triggers: [change.generation],
       }, { parent }));
     }
   }
@@ -167,13 +213,15 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
     hs.forEach((h, i) => {
       const n = `${name}-${v.id}-${op}${hs.length > 1 ? `-${i}` : ""}`;
       const isDelete = op === "terminate_start" || op === "terminate_end" || op === "scale_start";
+      const stdin = stdinFor(h, v);
       const args: command.remote.CommandArgs = {
         connection: connectionFor(ssh, v.host),
-        ...(isDelete ? { delete: hookCommandLine(h) } : { create: hookCommandLine(h) }),
-        ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
-        // A changed script runs again; but a delete-only command must never be replaced, as
-        // replacing it runs its delete (a terminate hook on a VNFC that lives on).
-        ...(isDelete ? {} : { triggers: [fileHash(h.script)] }),
+        ...(isDelete ? { delete: hookCommandLine(h) } : { create: hookCommandLine(h), update: UPDATE_WITHOUT_RERUN }),
+        ...(stdin !== undefined ? { stdin } : {}),
+        // A changed script or stdin runs again; but a delete-only command must never be replaced,
+        // as replacing it runs its delete (a terminate hook on a VNFC that lives on). Its
+        // connection is still updated in place, so the delete dials the current address.
+        ...(isDelete ? {} : { triggers: createTriggers(h, stdin) }),
         ...extra,
       };
       const c = new command.remote.Command(n, args, opts([...deps, ...made]));
@@ -221,6 +269,9 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
   }
   for (const v of live.filter((x) => x.healGeneration > 0)) {
     run(v, "heal_end", ready.get(v.id)!, { triggers: [v.healGeneration] });
+  }
+  for (const v of live.filter((x) => (x.extConnGeneration ?? 0) > 0)) {
+    run(v, "change_external_connectivity_end", ready.get(v.id)!, { triggers: [v.extConnGeneration] });
   }
   // Deletes run dependents first: terminate_start depends on terminate_end, so it runs before it.
   for (const v of live) {

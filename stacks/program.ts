@@ -5,12 +5,16 @@
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { ContainerizedVnf } from "../components/cnf";
+import { K8sCluster } from "../components/k8s-cluster";
 import { HOST_VNFC, PrivateRegistry } from "../components/registry";
+import type { LcmOperation } from "../components/vnf/plan";
 import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
 import { VmVnf } from "../components/vnf";
 import { formatDiagnostic } from "../translators/diagnostics";
 import { manifestReader } from "../translators/kubernetes/manifests";
+import type { InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
 import type { VimSpec } from "../translators/tacker/vim-config";
+import type { VnfModel } from "../translators/tosca/model";
 import { findProjectRoot, loadStackFile, PROJECT, type VimEntry } from "./config";
 import { loadStackSettings } from "./settings";
 import type { PreparedVnf, SshLogin } from "./vnfs";
@@ -41,7 +45,20 @@ export async function deployStack(): Promise<StackOutputs> {
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
   }
   const renderModes = new Set(settings.vims.filter((v) => v.renderYamlToDirectory).map((v) => v.name));
-  for (const p of settings.vnfs) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes);
+  for (const p of settings.vnfs) {
+    if (p.component === "kubernetes-cluster") {
+      const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim);
+      outputs.vnfs[p.entry.name] = pulumi.output({
+        component: p.component, vim: p.entry.vim, vimName: cluster.vimName, endpoint: cluster.endpoint,
+        caCertificate: cluster.caCertificate, vnfcs: cluster.vnf.vnfcs, scaleLevels: cluster.vnf.scaleLevels,
+      });
+      // The cluster is a Kubernetes VIM of its own: its kubeconfig (secret) under the VIM's name.
+      outputs.kubeconfigs[cluster.vimName] = pulumi.secret(cluster.kubeconfig);
+      outputs.vims[cluster.vimName] = cluster.vim.vimRecord;
+      continue;
+    }
+    outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes);
+  }
   return outputs;
 }
 
@@ -76,8 +93,37 @@ export function registerVim(entry: VimEntry): KubernetesVim | OpenStackVim {
   });
 }
 
+/** The VDUs of the request's flavour that have the SSH CP. */
+function sshVdus(model: VnfModel, request: InstantiateVnfRequest, cpId: string | undefined): string[] {
+  const flavour = model.flavours.find((f) => f.id === request.flavourId);
+  return (flavour?.cps ?? []).filter((c) => c.id === cpId).map((c) => c.vduId);
+}
+
 function privateKey(login: SshLogin | undefined): pulumi.Output<string> | undefined {
   return login?.privateKeyFile ? pulumi.secret(readFileSync(login.privateKeyFile, "utf8")) : undefined;
+}
+
+/** A Kubernetes cluster on the OpenStack VIM: K8sCluster with the entry's `cluster` settings. */
+function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
+  const { entry } = p;
+  const c = entry.cluster!;
+  return new K8sCluster(entry.name, {
+    flavours: p.model!.flavours,
+    request: p.request!,
+    provider: vim.provider,
+    packageDir: entry.packagePath,
+    versions: c.versions,
+    sandboxImage: c.sandboxImage,
+    ...(c.imageRepository ? { imageRepository: c.imageRepository } : {}),
+    ...(c.cniManifest ? { cniManifest: c.cniManifest } : {}),
+    ...(c.aptSourceFile ? { aptSource: readFileSync(c.aptSourceFile, "utf8") } : {}),
+    ...(c.floatingIp ? { floatingIp: c.floatingIp } : {}),
+    scaleLevels: entry.scaleLevels,
+    healGenerations: entry.healGenerations,
+    sshPrivateKey: privateKey(entry.ssh),
+    sshHostKey: entry.ssh?.hostKey,
+    sshPublicKey: entry.ssh?.publicKey,
+  });
 }
 
 function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>): pulumi.Output<unknown> {
@@ -119,6 +165,7 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
         packageDir: entry.packagePath!,
         sshPrivateKey: privateKey(entry.ssh),
         sshHostKey: entry.ssh?.hostKey,
+        sshPublicKey: entry.ssh?.publicKey,
         healGenerations: entry.healGenerations,
       },
       installationParam: entry.installationParam,
@@ -133,7 +180,12 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
     packageDir: entry.packagePath,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
+    sshPublicKey: entry.ssh?.publicKey,
     ...(entry.ssh?.cpId ? { ssh: { cpId: entry.ssh.cpId, user: entry.ssh.user, privateKey: privateKey(entry.ssh), hostKey: entry.ssh.hostKey, port: entry.ssh.port } } : {}),
+    // The operation's name is the script's first argument, so one script may serve several.
+    // Hooks run on the VNFCs that have the SSH CP (a VNFC without it cannot be reached).
+    hooks: Object.entries(entry.hooks ?? {}).map(([operation, script]) => ({ operation: operation as LcmOperation, script, args: [operation], vdus: sshVdus(model, request, entry.ssh?.cpId) })),
+    ...(entry.extConnChange ? { extConnChange: { generation: entry.extConnChange.generation, previousAddresses: entry.extConnChange.previousAddresses } } : {}),
   });
   return pulumi.output({ component: p.component, vim: entry.vim, vnfcs: vnf.vnfcs, scaleLevels: vnf.scaleLevels });
 }

@@ -21,17 +21,24 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown },
   const vimTypes = new Map(config.vims.map((v) => [v.name, v.spec.type]));
   const entries = readVnfEntries(raw.vnfs, stack, projectRoot, vimTypes, stackLocator("vnfs", stackFile), bag);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
-  for (const p of vnfs) checkVimKind(p, vimTypes, bag);
+  for (const p of vnfs) checkVimKind(p, vimTypes, bag, stackFile);
   return { vims: config.vims, vnfs, bag };
 }
 
-/** A component needs its kind of VIM: CNFs a Kubernetes one, VM-based VNFs an OpenStack one. */
-function checkVimKind(p: PreparedVnf, vimTypes: Map<string, string>, bag: DiagnosticBag): void {
+/**
+ * A component needs its kind of VIM: CNFs a Kubernetes one, VM-based VNFs (Kubernetes clusters
+ * included) an OpenStack one. A cluster needs its `cluster` settings, and only a cluster takes them.
+ */
+function checkVimKind(p: PreparedVnf, vimTypes: Map<string, string>, bag: DiagnosticBag, stackFile?: LocatedDocument): void {
   if (p.component === "registry-on-host" || !p.entry.vim) return;
   const want = p.component === "container-vnf" ? "kubernetes" : "openstack";
-  if (p.component === "kubernetes-cluster") {
-    bag.error("VNF_UNSUPPORTED", `VNF '${p.entry.name}' is a Kubernetes cluster: the cluster component is not available yet`, { path: `${PROJECT}:vnfs.${p.entry.name}` });
-  } else if (vimTypes.get(p.entry.vim) !== want) {
+  const locate = stackLocator("vnfs", stackFile);
+  if (p.component === "kubernetes-cluster" && !p.entry.cluster) {
+    bag.error("CONFIG_MISSING_FIELD", `VNF '${p.entry.name}' is a Kubernetes cluster: it needs a cluster mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image; see README "Instantiating VNFs")`, locate([p.entry.name]));
+  } else if (p.component !== "kubernetes-cluster" && p.entry.cluster) {
+    bag.error("CONFIG_BAD_VALUE", `VNF '${p.entry.name}' is a ${p.component}, not a Kubernetes cluster: cluster settings do not apply`, locate([p.entry.name, "cluster"], true));
+  }
+  if (vimTypes.get(p.entry.vim) !== want) {
     bag.error("CONFIG_WRONG_VIM", `VNF '${p.entry.name}' is a ${p.component} and needs a VIM of type ${want}; '${p.entry.vim}' is ${vimTypes.get(p.entry.vim)}`, { path: `${PROJECT}:vnfs.${p.entry.name}.vim` });
   }
 }

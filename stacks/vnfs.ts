@@ -9,11 +9,13 @@ import { stableUuid } from "../components/stable-id";
 import { DiagnosticBag, type SourceLocation } from "../translators/diagnostics";
 import { planComponentGraph } from "../translators/graph/to-component-graph";
 import type { ComponentKind } from "../translators/graph/types";
-import { readInstantiateRequest, type InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
+import { applyExtConnChange, readChangeExtConnRequest, readInstantiateRequest, type InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
 import type { VnfModel } from "../translators/tosca/model";
 import { openPackage, type ReadPackage } from "../translators/tosca/phase1-read/read-package";
 import { translateRead } from "../translators/tosca/translate";
 import type { YamlPath } from "../translators/yaml/located-yaml";
+import type { LcmOperation } from "../components/vnf/plan";
+import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
 
 /** How the lab or an operator reaches a host over SSH; the key is read from a file, as ssh does. */
 export interface SshLogin {
@@ -22,6 +24,13 @@ export interface SshLogin {
   privateKeyFile?: string;
   /** authorized_keys format; pins the host key. */
   hostKey?: string;
+}
+
+/** How the VNFCs of an OpenStack VNF are logged in to: which CP, and the key pair made for the servers. */
+export interface VnfcLogin extends SshLogin {
+  cpId?: string;
+  /** Read from `public_key_file`: a Nova key pair is made from it for every server. */
+  publicKey?: string;
 }
 
 export interface VnfEntry {
@@ -38,14 +47,57 @@ export interface VnfEntry {
   /** CNFs: whole-VNF heal counter, raised by `nfv heal`. */
   healGeneration?: number;
   /** VM VNFs with LCM hooks: how to log in to the VNFCs. */
-  ssh?: SshLogin & { cpId?: string };
+  ssh?: VnfcLogin;
   /** A private registry on an existing host (no package). */
   host?: SshLogin & { address: string };
   mode?: "container" | "native";
   installationParam?: Record<string, unknown>;
+  /** VM VNFs: a script per LCM operation (see lcm-settings.ts). */
+  hooks?: Partial<Record<LcmOperation, string>>;
+  /** VM VNFs: the last external connectivity change (`nfv change-ext-conn`). */
+  extConnChange?: ExtConnChange;
+  /** A Kubernetes cluster VNF: what K8sCluster needs besides the package and request. */
+  cluster?: ClusterSettings;
 }
 
-const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param"];
+/** The `cluster` mapping of a kubernetes-cluster VNF (snake_case in the stack config). */
+export interface ClusterSettings {
+  versions: {
+    kubernetes: string;
+    kubernetesPackage: string;
+    containerdPackage: string;
+    containerdPackageName?: string;
+    etcdClientPackage?: string;
+    haproxyPackage?: string;
+    keepalivedPackage?: string;
+  };
+  sandboxImage: string;
+  imageRepository?: string;
+  /** Local file: the CNI manifest applied on the first master. */
+  cniManifest?: string;
+  /** Local file: an apt sources.list for the nodes' mirror. */
+  aptSourceFile?: string;
+  floatingIp?: string;
+}
+
+/** `cluster` keys: stack config name → [ClusterSettings field, required, kind]. */
+const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "file"]> = {
+  kubernetes_version: ["kubernetes", true, "version"],
+  kubernetes_package_version: ["kubernetesPackage", true, "version"],
+  containerd_package_version: ["containerdPackage", true, "version"],
+  containerd_package: ["containerdPackageName", false, "string"],
+  etcd_client_package_version: ["etcdClientPackage", false, "version"],
+  haproxy_package_version: ["haproxyPackage", false, "version"],
+  keepalived_package_version: ["keepalivedPackage", false, "version"],
+  sandbox_image: ["sandboxImage", true, "string"],
+  image_repository: ["imageRepository", false, "string"],
+  cni_manifest: ["cniManifest", false, "file"],
+  apt_source_file: ["aptSourceFile", false, "file"],
+  floating_ip: ["floatingIp", false, "string"],
+};
+const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
+
+const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
@@ -108,18 +160,82 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       if (isMapping(value.installation_param)) entry.installationParam = value.installation_param;
       else bag.error("CONFIG_BAD_TYPE", "installation_param must be a mapping", at(["installation_param"]));
     }
+    const hooks = readHooks(value.hooks, projectRoot, at, bag);
+    if (hooks) entry.hooks = hooks;
+    const change = readExtConnChange(value.change_ext_conn, projectRoot, at, bag);
+    if (change) entry.extConnChange = change;
+    if (hooks && value.host === undefined && !(isMapping(value.ssh) && typeof value.ssh.cp === "string")) {
+      bag.error("CONFIG_MISSING_FIELD", "hooks run over SSH: give ssh with cp (the CP whose address is dialled), user and private_key_file", at(["hooks"], true));
+    }
+    if ((hooks || change) && value.host !== undefined) bag.error("CONFIG_MIXED_VNF", "hooks and change_ext_conn are for VM VNFs from a package, not a registry on an existing host", at(["host"], true));
+    if (value.cluster !== undefined) {
+      const cluster = clusterSettings(value.cluster, projectRoot, at, bag);
+      if (cluster) entry.cluster = cluster;
+    }
     entries.push(entry);
   }
   return entries;
 }
 
-function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolean): (SshLogin & { address?: string; cpId?: string }) | undefined {
+/** The `cluster` mapping: pinned versions (Kubernetes, packages), the sandbox image, optional files. */
+function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): ClusterSettings | undefined {
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", "cluster must be a mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image, ...)", at(["cluster"]));
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  let ok = true;
+  for (const k of Object.keys(raw)) {
+    if (!(k in CLUSTER_KEYS)) {
+      bag.error("CONFIG_UNKNOWN_KEY", `unknown key 'cluster.${k}' (expected ${Object.keys(CLUSTER_KEYS).join(", ")})`, at(["cluster", k], true));
+      ok = false;
+    }
+  }
+  for (const [key, [field, required, kind]] of Object.entries(CLUSTER_KEYS)) {
+    const v = raw[key];
+    if (v === undefined) {
+      if (required) {
+        bag.error("CONFIG_MISSING_FIELD", `cluster.${key} is required (every installed version is pinned)`, at(["cluster"]));
+        ok = false;
+      }
+      continue;
+    }
+    // `pulumi config set --path` may store a version like 1.30 as a number: only strings are pinned versions.
+    if (typeof v !== "string" || v.trim() === "") {
+      bag.error("CONFIG_BAD_TYPE", `cluster.${key} must be a non-empty string${kind === "version" ? " (quote versions)" : ""}`, at(["cluster", key]));
+      ok = false;
+      continue;
+    }
+    if (key === "kubernetes_version" && !/^v?1\.\d+\.\d+$/.test(v)) {
+      bag.error("CONFIG_BAD_VALUE", `cluster.kubernetes_version ${v} is not 1.x.y`, at(["cluster", key]));
+      ok = false;
+    } else if (key === "sandbox_image" && (!/:[^/]+$/.test(v) || v.endsWith(":latest"))) {
+      bag.error("CONFIG_BAD_VALUE", `cluster.sandbox_image ${v} must be pinned (name:tag, not latest)`, at(["cluster", key]));
+      ok = false;
+    } else if (kind === "file") {
+      const resolved = path.resolve(projectRoot, v);
+      if (!existsSync(resolved)) {
+        bag.error("CONFIG_FILE_MISSING", `cluster.${key} ${resolved} does not exist`, at(["cluster", key]));
+        ok = false;
+      }
+      out[field] = resolved;
+      continue;
+    }
+    out[field] = v;
+  }
+  if (!ok) return undefined;
+  const versions = Object.fromEntries(Object.entries(out).filter(([k]) => VERSION_FIELDS.has(k))) as ClusterSettings["versions"];
+  const rest = Object.fromEntries(Object.entries(out).filter(([k]) => !VERSION_FIELDS.has(k))) as Omit<ClusterSettings, "versions">;
+  return { ...rest, versions };
+}
+
+function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolean): (VnfcLogin & { address?: string }) | undefined {
   const key = withAddress ? "host" : "ssh";
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", `${key} must be a mapping`, at([key]));
     return undefined;
   }
-  const allowed = withAddress ? ["address", ...LOGIN_KEYS] : ["cp", ...LOGIN_KEYS];
+  const allowed = withAddress ? ["address", ...LOGIN_KEYS] : ["cp", "public_key_file", ...LOGIN_KEYS];
   for (const k of Object.keys(raw)) if (!allowed.includes(k)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}.${k}' (expected ${allowed.join(", ")})`, at([key, k], true));
   const str = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
   if (withAddress && !str("address")) bag.error("CONFIG_MISSING_FIELD", "host.address is required", at([key]));
@@ -132,6 +248,10 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
   else if (hostKeyFile !== undefined && !existsSync(hostKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.host_key_file ${hostKeyFile} does not exist`, at([key, "host_key_file"]));
   else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
+  const publicKeyFile = str("public_key_file");
+  let publicKey: string | undefined;
+  if (publicKeyFile !== undefined && !existsSync(publicKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.public_key_file ${publicKeyFile} does not exist`, at([key, "public_key_file"]));
+  else if (publicKeyFile !== undefined) publicKey = readFileSync(publicKeyFile, "utf8").trim();
   if (raw.port !== undefined && !(Number.isInteger(raw.port) && (raw.port as number) >= 1 && (raw.port as number) <= 65535)) {
     bag.error("CONFIG_BAD_VALUE", `${key}.port must be 1-65535`, at([key, "port"]));
   }
@@ -142,6 +262,7 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
     ...(hostKey ? { hostKey } : {}),
     ...(withAddress ? { address: str("address") ?? "" } : {}),
     ...(str("cp") ? { cpId: str("cp") } : {}),
+    ...(publicKey ? { publicKey } : {}),
   };
 }
 
@@ -190,12 +311,19 @@ export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Prom
     bag.add(...diagnostics);
     const read = readInstantiateRequest(readFileSync(entry.requestPath, "utf8"), entry.requestPath);
     bag.add(...read.diagnostics);
-    if (!model || !read.request) continue;
-    const planned = planComponentGraph(model, read.request.flavourId, read.request);
+    let request = read.request;
+    for (const file of entry.extConnChange?.requestPaths ?? []) {
+      if (!request) break;
+      const change = readChangeExtConnRequest(readFileSync(file, "utf8"), file);
+      bag.add(...change.diagnostics);
+      request = change.request ? applyExtConnChange(request, change.request) : undefined;
+    }
+    if (!model || !request) continue;
+    const planned = planComponentGraph(model, request.flavourId, request);
     bag.add(...planned.diagnostics.map((d) => ({ ...d, file: d.file ?? entry.requestPath })));
     const kind = planned.graph?.nodes.find((n) => n.kind === "component");
     if (kind?.kind !== "component") continue;
-    prepared.push({ entry, component: kind.component, pkg, model, request: read.request });
+    prepared.push({ entry, component: kind.component, pkg, model, request });
   }
   return prepared;
 }

@@ -24,28 +24,53 @@ export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<
   return vnfs;
 }
 
-/** Writes the changes (`config set --path`) and returns how to undo them (for `--preview`). */
+/**
+ * Writes the changes (`config set --path`) and returns how to undo them (for `--preview`): values
+ * that existed are written back; a key that did not is removed from its highest new parent, so no
+ * empty mapping or list is left behind (`change_ext_conn: {}` would be invalid config).
+ */
 export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]): Promise<() => Promise<void>> {
   const before = await stack.getAllConfig();
-  const previous = new Map<string, string | undefined>();
+  const restore = new Map<string, string>();
+  const remove = new Set<string>();
   for (const c of changes) {
-    previous.set(c.key, pathValue(before, c.key));
+    const segments = pathSegments(c.key);
+    const firstNew = segments.findIndex((_s, i) => valueAt(before, segments.slice(0, i + 1)) === undefined);
+    if (firstNew < 0) restore.set(c.key, String(valueAt(before, segments)));
+    else remove.add(joinSegments(segments.slice(0, firstNew + 1)));
     await stack.setConfig(c.key, { value: c.value }, true);
   }
   return async () => {
-    for (const [key, value] of previous) {
-      if (value === undefined) await stack.removeConfig(key, true);
-      else await stack.setConfig(key, { value }, true);
-    }
+    for (const key of remove) await stack.removeConfig(key, true);
+    for (const [key, value] of restore) await stack.setConfig(key, { value }, true);
   };
 }
 
-/** The current value at a `ns:key.a.b` path of the config, as a string. */
-function pathValue(config: Record<string, { value: string }>, key: string): string | undefined {
-  const [head, ...path] = key.split(".");
-  let node: unknown = config[head] === undefined ? undefined : JSON.parse(config[head].value);
-  for (const part of path) node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[part] : undefined;
-  return node === undefined ? undefined : String(node);
+/** `ns:key.a[0].b` → ["ns:key", "a", 0, "b"]. */
+function pathSegments(key: string): (string | number)[] {
+  return key.split(".").flatMap((part) => {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part)!;
+    return [m[1], ...[...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]))].filter((x) => x !== "");
+  });
+}
+
+function joinSegments(segments: (string | number)[]): string {
+  return segments.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+}
+
+/** The value at a path of the config (the first segment is the top-level key, its value JSON or a string). */
+function valueAt(config: Record<string, { value: string }>, segments: (string | number)[]): unknown {
+  const [head, ...rest] = segments;
+  const raw = config[head as string]?.value;
+  if (raw === undefined) return undefined;
+  let node: unknown;
+  try {
+    node = JSON.parse(raw);
+  } catch {
+    node = raw;
+  }
+  for (const s of rest) node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[s] : undefined;
+  return node;
 }
 
 export function describeError(e: unknown): string {

@@ -66,6 +66,8 @@ export interface K8sClusterArgs {
   images?: "lookup" | "upload";
   flavorNames?: Record<string, string>;
   keyPair?: pulumi.Input<string>;
+  /** OpenSSH public key: VmVnf makes a Nova key pair `<name>-vnf-keypair` for every node (ignored with `keyPair`). */
+  sshPublicKey?: pulumi.Input<string>;
   securityGroupIds?: Record<string, pulumi.Input<string>[]>;
   userData?: Record<string, pulumi.Input<string>>;
 }
@@ -92,6 +94,8 @@ export class K8sCluster extends pulumi.ComponentResource {
   /** Secret. */
   readonly kubeconfig: pulumi.Output<string>;
   readonly vim: KubernetesVim;
+  /** The VIM's name: `vim_name`, default `kubernetes_vim_<name>`. */
+  readonly vimName: string;
   /** The VIM's provider: deploy onto the new cluster with it. */
   readonly provider: k8s.Provider;
 
@@ -139,7 +143,7 @@ export class K8sCluster extends pulumi.ComponentResource {
 
     this.vnf = new VmVnf(vnfName, {
       flavours: args.flavours, request: args.request, provider: args.provider, scaleLevels: args.scaleLevels,
-      images: args.images, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair,
+      images: args.images, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair, sshPublicKey: args.sshPublicKey,
       securityGroupIds: args.securityGroupIds, userData: args.userData,
       // Every master answers for the VIP (keepalived moves it): Neutron must let its address through.
       ...(vip ? { allowedAddressPairs: { [inst.master.nicCpName]: [vip] } } : {}),
@@ -155,8 +159,9 @@ export class K8sCluster extends pulumi.ComponentResource {
     this.adminToken = pulumi.secret(out.apply((o) => o.admin_token ?? ""));
     const host = args.floatingIp ?? (inst.master.vip ? vip! : addresses[plan.initNode].nic);
     this.endpoint = pulumi.interpolate`https://${host}:${inst.master.vip ? FRONTEND_PORT : APISERVER_PORT}`;
-    this.vim = new KubernetesVim(inst.vimName ?? `kubernetes_vim_${name}`, {
-      authUrl: this.endpoint, bearerToken: this.adminToken, sslCaCert: this.caCertificate, vimName: inst.vimName ?? `kubernetes_vim_${name}`,
+    this.vimName = inst.vimName ?? `kubernetes_vim_${name}`;
+    this.vim = new KubernetesVim(this.vimName, {
+      authUrl: this.endpoint, bearerToken: this.adminToken, sslCaCert: this.caCertificate, vimName: this.vimName,
     }, { parent: this });
     this.kubeconfig = this.vim.kubeconfig;
     this.provider = this.vim.provider;

@@ -31,7 +31,7 @@ import { b64, parseKeyValues, registryFields, stdinLines, type StdinField } from
 /** The scripts, from the sources or next to `dist/` (tsc copies no .sh). */
 export const SCRIPTS_DIR = [path.join(__dirname, "../../mgmt/k8s"), path.join(__dirname, "../../../mgmt/k8s")].find((p) => existsSync(p)) ?? path.join(__dirname, "../../mgmt/k8s");
 export const REMOTE_SCRIPTS = `${REMOTE_DIR}/k8s`;
-export const REMOTE_CNI = `${REMOTE_DIR}/cni.yaml`;
+export const REMOTE_CNI = `${REMOTE_SCRIPTS}/cni.yaml`;
 
 export type NodeAddresses = Record<string, { ssh: pulumi.Output<string>; nic: pulumi.Output<string>; serverId: pulumi.Output<string> }>;
 type Cmd = command.remote.Command | command.remote.CopyToRemote;
@@ -73,7 +73,7 @@ export class NodeCommands {
     const ready = new Map<string, command.remote.Command>();
     for (const n of this.plan.nodes) {
       const copy = new command.remote.CopyToRemote(`${this.name}-${n.vnfcId}-copy-scripts`, {
-        connection: this.conn(n), source: new pulumi.asset.FileArchive(SCRIPTS_DIR), remotePath: REMOTE_DIR, triggers: [this.addr[n.vnfcId].serverId],
+        connection: this.conn(n), source: new pulumi.asset.FileArchive(SCRIPTS_DIR), remotePath: REMOTE_SCRIPTS, triggers: [this.addr[n.vnfcId].serverId],
       }, { parent: this.parent, dependsOn: [servers[n.vnfcId]] });
       this.all.set(`${this.name}-${n.vnfcId}-copy-scripts`, copy);
       const prepare = this.run(`${n.vnfcId}-prepare`, n, "prepare-node.sh", this.prepareStdin(n), { dependsOn: [copy], triggers: [this.addr[n.vnfcId].serverId] });
@@ -129,10 +129,12 @@ export class NodeCommands {
   private prepareStdin(n: PlannedNode): pulumi.Output<string> {
     const inst = this.plan.installation;
     const v = this.args.versions;
-    return pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined)]).apply(([ips, vip]) => {
+    return pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.addr[n.vnfcId].serverId]).apply(([ips, vip, serverId]) => {
       const nodes = this.plan.nodes.map((x) => ({ name: x.name, ip: ips[x.vnfcId] }));
       const fields: StdinField[] = [
         ["NODE_NAME", n.name],
+        // The script checks it against cloud-init's instance id: never the old server of a replaced node.
+        ["INSTANCE_ID", serverId],
         ["HOSTS_B64", b64(hostsBlock(nodes, inst.registries.flatMap((r) => (r.hostsString ? [r.hostsString] : []))))],
         ["KUBERNETES_PACKAGE_VERSION", v.kubernetesPackage], ["CONTAINERD_PACKAGE", v.containerdPackageName], ["CONTAINERD_PACKAGE_VERSION", v.containerdPackage],
         ["EXTRA_PACKAGES", n.role === "master" && v.etcdClientPackage ? `etcd-client=${v.etcdClientPackage}` : undefined],

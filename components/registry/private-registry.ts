@@ -42,6 +42,8 @@ export interface RegistryVnfArgs {
   healGenerations?: Record<string, number>;
   /** Passed to VmVnf. */
   keyPair?: pulumi.Input<string>;
+  /** Passed to VmVnf: a Nova key pair made from this OpenSSH public key (the pair of `sshPrivateKey`). */
+  sshPublicKey?: pulumi.Input<string>;
   securityGroupIds?: Record<string, pulumi.Input<string>[]>;
   flavorNames?: Record<string, string>;
   userData?: Record<string, pulumi.Input<string>>;
@@ -146,7 +148,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       const vduIds = flavour?.vdus.map((d) => d.id) ?? [];
       this.vnf = new VmVnf(`${name}-vnf`, {
         flavours: v.flavours, request: v.request, provider: v.provider, images: v.images, packageDir: v.packageDir,
-        healGenerations: v.healGenerations, keyPair: v.keyPair, securityGroupIds: v.securityGroupIds, flavorNames: v.flavorNames, userData: v.userData,
+        healGenerations: v.healGenerations, keyPair: v.keyPair, sshPublicKey: v.sshPublicKey, securityGroupIds: v.securityGroupIds, flavorNames: v.flavorNames, userData: v.userData,
         extraStorages: storageGib > 0 ? [{ id: STORAGE_ID, sizeGib: storageGib, vduIds }] : [],
         hooks, files,
         ssh: {

@@ -31,7 +31,6 @@ export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
   }
   hooks.forEach((h, i) => {
     if (!(LCM_OPERATIONS as readonly string[]).includes(h.operation)) bag.error("VNF_HOOK_OPERATION", `hook \`${h.operation}\` is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, { path: `hooks[${i}].operation` });
-    if (h.operation.startsWith("change_external_connectivity")) bag.error("VNF_HOOK_UNSUPPORTED", `hook \`${h.operation}\` is not wired yet (no change-external-connectivity operation exists)`, { path: `hooks[${i}].operation` });
     if (!existsSync(h.script)) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} does not exist`, { path: `hooks[${i}].script` });
     for (const v of h.vdus ?? []) if (!vduIds.includes(v)) bag.error("VNF_UNKNOWN_VDU", `hook \`${h.operation}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``, { path: `hooks[${i}].vdus` });
   });

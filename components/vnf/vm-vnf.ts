@@ -3,7 +3,7 @@ import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
-import { healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
+import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
 import { planVmVnf, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { validateHooks } from "./validate-hooks";
 
@@ -40,6 +40,11 @@ export interface VmVnfArgs {
   flavorNames?: Record<string, string>;
   /** Nova key pair name for every server. */
   keyPair?: pulumi.Input<string>;
+  /**
+   * OpenSSH public key (`ssh-ed25519 AAAA…`): the component makes a Nova key pair `<name>-keypair`
+   * from it for every server, so hooks log in with the matching private key. Ignored when `keyPair` is given.
+   */
+  sshPublicKey?: pulumi.Input<string>;
   /** cloud-init user data per VDU id. */
   userData?: Record<string, pulumi.Input<string>>;
   /** Extra Cinder volumes per VDU, as if the VNFD declared `Vdu.VirtualBlockStorage` (kept across heal). */
@@ -50,6 +55,11 @@ export interface VmVnfArgs {
   files?: HookFile[];
   /** SSH access for hooks; required when `hooks` or `files` are given. */
   ssh?: SshArgs;
+  /**
+   * The last change of external connectivity (`nfv change-ext-conn`; `request` already has it
+   * applied): from generation 1 on, the change hooks run, `_start` on each VNFC's previous address.
+   */
+  extConnChange?: { generation: number; previousAddresses: Record<string, string> };
 }
 
 /** One VNFC in the exported map. */
@@ -152,14 +162,20 @@ export class VmVnf extends pulumi.ComponentResource {
       }
     }
 
+    const keyPair = args.keyPair ?? (args.sshPublicKey !== undefined
+      ? new openstack.compute.Keypair(`${name}-keypair`, { name: `${name}-keypair`, publicKey: args.sshPublicKey }, child()).name
+      : undefined);
+
     // Ports, volumes, heal_start hooks, servers, attachments: per VNFC.
     this.ports = {};
     this.servers = {};
     const targets: VnfcTarget[] = [];
     const info: Record<string, pulumi.Output<VnfcInfo>> = {};
     const portsOf = new Map<string, { cp: PlannedPort; port?: openstack.networking.Port; id: pulumi.Input<string>; ips: pulumi.Output<string[]> }[]>();
+    const extConnStarts = extConnStartCommands(this, name, plan.vnfcs, args.hooks ?? [], args.ssh, args.extConnChange);
     for (const vnfc of plan.vnfcs) {
-      portsOf.set(vnfc.id, vnfc.ports.map((p) => this.port(name, vnfc, p, networkIds, subnetIds, args, invokeOpts, child)));
+      const start = extConnStarts.get(vnfc.id);
+      portsOf.set(vnfc.id, vnfc.ports.map((p) => this.port(name, vnfc, p, networkIds, subnetIds, args, invokeOpts, (o) => child({ ...o, dependsOn: start ? [start] : [] }))));
     }
     const hostOf = (vnfc: PlannedVnfc) => {
       const wanted = args.ssh ? [args.ssh.cpId].flat() : [];
@@ -187,7 +203,7 @@ export class VmVnf extends pulumi.ComponentResource {
         // Boot volume: a separate resource (kept across heal), not deleted with the server.
         ...(bootIndex >= 0 ? { blockDevices: [{ uuid: volumes[bootIndex].id, sourceType: "volume", destinationType: "volume", bootIndex: 0, deleteOnTermination: false }] } : {}),
         ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
-        ...(args.keyPair ? { keyPair: args.keyPair } : {}),
+        ...(keyPair ? { keyPair } : {}),
         ...(args.userData?.[vnfc.vduId] ? { userData: args.userData[vnfc.vduId] } : {}),
         metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
         // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
@@ -198,6 +214,8 @@ export class VmVnf extends pulumi.ComponentResource {
       }, child()));
       this.servers[vnfc.id] = server;
       targets.push({ id: vnfc.id, vduId: vnfc.vduId, scaledOut: vnfc.scaledOut, host: hostOf(vnfc), serverId: server.id, dependsOn: [server, ...attaches], healGeneration: healGen(vnfc.id),
+        // Only VNFCs that lived through the change run its hooks (not one scaled out since).
+        extConnGeneration: args.extConnChange?.previousAddresses[vnfc.id] !== undefined ? args.extConnChange.generation : 0,
         volumeIds: Object.fromEntries(volumes.map((vol, i) => [vnfc.volumes[i].storageId, vol.id])) });
       const portInfo = pulumi.all(ports.map((p) => pulumi.all([p.id, p.port ? p.port.urn : pulumi.output(""), p.ips]))).apply((list) =>
         Object.fromEntries(list.map(([id, urn, ips], i) => [ports[i].cp.cpId, { portId: id, portUrn: urn, ips }])));
@@ -207,8 +225,12 @@ export class VmVnf extends pulumi.ComponentResource {
       }));
     }
     const wired = wireHooks(this, name, targets, args.hooks ?? [], args.files ?? [], args.ssh);
-    this.hookCommands = new Map<string, HookCommand>([...[...healStarts.entries()].map(([id, c]) => [`${name}-${id}-heal_start`, c] as [string, HookCommand]), ...wired.commands]);
-    this.hookOrder = [...[...healStarts.keys()].map((id) => `${id}:heal_start`), ...wired.order];
+    this.hookCommands = new Map<string, HookCommand>([
+      ...[...extConnStarts.entries()].map(([id, c]) => [`${name}-${id}-change_external_connectivity_start`, c] as [string, HookCommand]),
+      ...[...healStarts.entries()].map(([id, c]) => [`${name}-${id}-heal_start`, c] as [string, HookCommand]),
+      ...wired.commands,
+    ]);
+    this.hookOrder = [...[...extConnStarts.keys()].map((id) => `${id}:change_external_connectivity_start`), ...[...healStarts.keys()].map((id) => `${id}:heal_start`), ...wired.order];
     this.vnfcs = pulumi.all(info);
     this.scaleLevels = pulumi.output(plan.scaleLevels);
     this.registerOutputs({ vnfcs: this.vnfcs, scaleLevels: this.scaleLevels });

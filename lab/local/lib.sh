@@ -16,8 +16,6 @@ export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-pulumi-nfv-local-la
 
 log() { printf '[local %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
-# shellcheck source-path=SCRIPTDIR source=../lib/debian.sh
-. "$LOCAL_ROOT/lab/lib/debian.sh"
 
 use_toolchain() {
   # shellcheck source-path=SCRIPTDIR source=../toolchain/env.sh
@@ -27,6 +25,7 @@ use_toolchain() {
 
 # lab/k8s/up writes the vim-config.yaml that stacks/Pulumi.local.yaml registers; down removes it.
 k8s_lab_running() { [[ -f "${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}/k8s/vim-config.yaml" ]]; }
+openstack_lab_running() { "$LOCAL_ROOT/lab/openstack/status" >/dev/null 2>&1; }
 
 # The API server the `local` stack deploys to (built from the Go module proxy, or reused).
 start_k8s_lab() {
@@ -40,12 +39,16 @@ stop_k8s_lab() {
   "$LOCAL_ROOT/lab/k8s/down"
 }
 
-# The "existing host" of the stack's private registry: a lab host (network namespace with its own
-# sshd) at the address stacks/Pulumi.local.yaml names.
-start_registry_host() {
+# The lab OpenStack the registry VNF of the `local` stack is deployed on (about 4 min from nothing).
+start_openstack_lab() {
   [[ "$STACK" == local ]] || return 0
-  log "lab host 'registry' at 10.254.0.10 (lab/hosts/host)"
-  "$LOCAL_ROOT/lab/hosts/host" up registry 10.254.0.10 >/dev/null
+  log "lab OpenStack (lab/openstack/up)"
+  "$LOCAL_ROOT/lab/openstack/up" >/dev/null
+}
+
+stop_openstack_lab() {
+  [[ "$STACK" == local ]] || return 0
+  "$LOCAL_ROOT/lab/openstack/down"
 }
 
 select_stack() {

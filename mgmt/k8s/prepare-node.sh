@@ -13,6 +13,10 @@
 #   EXTRA_PACKAGES=name=version              more pinned packages, repeated (e.g. etcd-client on masters)
 #   APT_SOURCE_B64=...             optional: an apt sources.list file for the mirror, base64
 #   HTTP_PROXY / HTTPS_PROXY / NO_PROXY      optional proxy
+#   INSTANCE_ID=<Nova server id>   optional: refuse to run unless cloud-init's instance id (when the
+#                                  host has one) is this server's: after a heal or a re-created
+#                                  server, a host still answering at the kept address must not be
+#                                  mistaken for the new server
 # Output: key=value lines (node_name, packages).
 set -euo pipefail
 SCRIPT_NAME=prepare-node
@@ -20,8 +24,16 @@ SCRIPT_NAME=prepare-node
 source "$(dirname "$0")/lib.sh"
 
 NODE_NAME="" HOSTS_B64="" KUBERNETES_PACKAGE_VERSION="" CONTAINERD_PACKAGE="containerd" CONTAINERD_PACKAGE_VERSION=""
-APT_SOURCE_B64="" HTTP_PROXY="" HTTPS_PROXY="" NO_PROXY=""
+APT_SOURCE_B64="" HTTP_PROXY="" HTTPS_PROXY="" NO_PROXY="" INSTANCE_ID=""
 EXTRA_PACKAGES=()
+
+# cloud-init records the server's id here on every boot; without cloud-init there is nothing to check.
+check_instance() {
+  local file="$ROOT/var/lib/cloud/data/instance-id" have
+  [[ -n "$INSTANCE_ID" && -f "$file" ]] || return 0
+  have="$(tr -d '[:space:]' <"$file")"
+  [[ "$have" == "$INSTANCE_ID" ]] || die "this host is server $have, not $INSTANCE_ID (the address answers for a server that is being replaced); run again once the new server is up"
+}
 
 set_hostname() {
   [[ "$(hostname)" == "$NODE_NAME" ]] && return 0
@@ -96,8 +108,9 @@ start_services() {
 }
 
 main() {
-  read_params NODE_NAME HOSTS_B64 KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE CONTAINERD_PACKAGE_VERSION 'EXTRA_PACKAGES[]' APT_SOURCE_B64 HTTP_PROXY HTTPS_PROXY NO_PROXY
+  read_params NODE_NAME HOSTS_B64 KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE CONTAINERD_PACKAGE_VERSION 'EXTRA_PACKAGES[]' APT_SOURCE_B64 HTTP_PROXY HTTPS_PROXY NO_PROXY INSTANCE_ID
   require NODE_NAME KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE_VERSION
+  check_instance
   [[ "$NODE_NAME" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] || die "NODE_NAME $NODE_NAME is not a DNS label"
   mkdir -p "$STATE_DIR"
   set_hostname

@@ -26,6 +26,21 @@ PREPARE=(NODE_NAME=k8s-workernode-0 KUBERNETES_PACKAGE_VERSION=1.30.14-1.1 CONTA
   grep -qx "systemctl enable --now containerd" "$STUB_LOG"
 }
 
+@test "prepare-node: refuses a host whose cloud-init instance id is another server's; runs without cloud-init or with the right id" {
+  mkdir -p "$NFV_ROOT/var/lib/cloud/data"
+  echo "old-server-id" >"$NFV_ROOT/var/lib/cloud/data/instance-id"
+  run run_script prepare-node.sh "${PREPARE[@]}" INSTANCE_ID=new-server-id
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"this host is server old-server-id, not new-server-id"* ]]
+  [ ! -s "$STUB_LOG" ]
+  echo "new-server-id" >"$NFV_ROOT/var/lib/cloud/data/instance-id"
+  run run_script prepare-node.sh "${PREPARE[@]}" INSTANCE_ID=new-server-id
+  [ "$status" -eq 0 ]
+  rm "$NFV_ROOT/var/lib/cloud/data/instance-id"
+  run run_script prepare-node.sh "${PREPARE[@]}" INSTANCE_ID=new-server-id
+  [ "$status" -eq 0 ]
+}
+
 @test "prepare-node: a second run changes nothing; a new version pin reinstalls" {
   run_script prepare-node.sh "${PREPARE[@]}"
   : >"$STUB_LOG"

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { labUp, openstackCli, type LabFacts } from "./lab/openstack";
 
 const LAB = path.join(ROOT, "lab/k8s");
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
@@ -195,29 +196,30 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
 
   describe("the shipped local stack (stacks/Pulumi.local.yaml, as lab/local/up deploys it)", () => {
     let shipped: LocalStack;
-    const hosts = path.join(ROOT, "lab/hosts/host");
+    let facts: LabFacts = {};
+    const registryServers = () => openstackCli<{ Name: string }[]>(facts, ["server", "list"]).filter((x) => x.Name.startsWith("registry-"));
     beforeAll(async () => {
       await stack.destroy({ color: "never" });
-      // The registry's lab host, as lab/local/up makes it.
-      execFileSync(hosts, ["up", "registry", "10.254.0.10"], { stdio: ["ignore", "ignore", "inherit"] });
+      // The lab OpenStack of the registry VNF, with the key pair and request file its up writes.
+      facts = labUp();
       shipped = await openLocalStack({ stackName: "local" });
-    }, 600_000);
+    }, 1_800_000);
 
     afterAll(async () => {
       await shipped?.stack.destroy({ color: "never" }).catch(() => undefined);
       shipped?.dispose();
-      execFileSync(hosts, ["down", "registry"], { stdio: "inherit" });
     }, 600_000);
 
-    it("up deploys the sample CNF to the lab API, with the VIM read from lab/k8s's vim-config.yaml, and the registry on its lab host", async () => {
+    it("up deploys the sample CNF to the lab API (VIM from lab/k8s's vim-config.yaml) and the registry VNF on the lab OpenStack", async () => {
       const up = await shipped.stack.up({ color: "never" });
       expect(up.summary.result).toBe("succeeded");
       expect(up.outputs.vims.value["local-k8s"]).toMatchObject({ type: "kubernetes", vim_project: { name: "default" }, auth_cred: { bearer_token: "***" } });
       expect(up.stdout).not.toContain("NOT verified");
       expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
       expect(kubectl("get", "pod", "vdu1", "-o", "jsonpath={.status.phase}")).toBe("Running");
-      expect(up.outputs.vnfs.value.registry).toMatchObject({ endpoint: "10.254.0.10:5000" });
-      expect((await fetch("http://10.254.0.10:5000/v2/")).status).toBe(200);
+      expect(up.outputs.vnfs.value.registry).toMatchObject({ component: "private-registry", vim: "local-os", endpoint: "10.10.0.5:5000" });
+      expect((await fetch("http://10.10.0.5:5000/v2/")).status).toBe(200);
+      expect(registryServers().map((x) => x.Name)).toEqual(["registry-vnf-PrivateRegistryVDU-0"]);
     });
 
     it("the lab's bearer token is nowhere in the state", () => {
@@ -226,9 +228,10 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
       expect(exported.includes(token())).toBe(false);
     });
 
-    it("destroy leaves none of its objects", async () => {
+    it("destroy leaves none of its objects, in either lab", async () => {
       await shipped.stack.destroy({ color: "never" });
       expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
+      expect(registryServers()).toEqual([]);
     });
   });
 });

@@ -6,39 +6,25 @@
  * OpenStack API with the `openstack` CLI. Needs the openstack provider plugin (the lab's own
  * bridge build, lab/toolchain/README.md); skipped, saying why, without it.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, toolchainEnv, type LocalStack } from "./harness";
+import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
-const LAB = path.join(ROOT, "lab/openstack");
 const STACK = "it-openstack";
-const FIXED_IP = "10.10.0.21";
-
-function pluginInstalled(): boolean {
-  try {
-    const env = toolchainEnv();
-    return /^openstack\s+resource\s+3\.15\.2/m.test(execFileSync("pulumi", ["plugin", "ls"], { env, encoding: "utf8" }));
-  } catch {
-    return false;
-  }
-}
-const enabled = pluginInstalled();
+// Outside the subnet's DHCP pool (.10-.250): never taken by another port of the lab.
+const FIXED_IP = "10.10.0.251";
+const enabled = openstackPluginInstalled();
 
 let local: LocalStack;
 let stack: Stack;
-let labEnv: Record<string, string> = {};
-let startedHere = false;
+let labEnv: LabFacts = {};
 let work = "";
 
-/** The `openstack` CLI as the VIM's user, JSON out. */
-function os<T>(...args: string[]): T {
-  const out = execFileSync("openstack", [...args, "-f", "json"], { env: { ...process.env, OS_CLIENT_CONFIG_FILE: labEnv.clouds_yaml, OS_CLOUD: "oslab" }, encoding: "utf8" });
-  return JSON.parse(out) as T;
-}
+const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args);
 
 interface Server { ID: string; Name: string; Status: string }
 interface Port { ID: string; Name: string; "Fixed IP Addresses": { ip_address: string }[] | string }
@@ -53,7 +39,7 @@ const nfv = (...args: string[]) => runNfv(local.env, args);
 
 /** The request of the fixtures, pointed at the lab's provider network with a fixed address on CP1. */
 function labRequest(level: string): string {
-  const resources = Object.fromEntries(readFileSync(path.join(labEnv.state_dir, "resources.env"), "utf8").trim().split("\n").map((l) => l.split("=") as [string, string]));
+  const resources = labResources(labEnv);
   const request = JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/vnf/helloworld3_${level}.json`), "utf8")) as { extVirtualLinks: { resourceId: string; extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[] }[] };
   const link = request.extVirtualLinks[0];
   link.resourceId = resources["network.lab-net"];
@@ -68,15 +54,7 @@ function labRequest(level: string): string {
 describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up", () => {
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "nfv-it-openstack-"));
-    let running = true;
-    try {
-      execFileSync(path.join(LAB, "status"), { stdio: "ignore" });
-    } catch {
-      running = false;
-    }
-    startedHere = !running;
-    const out = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
-    labEnv = Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    labEnv = labUp();
     local = await openLocalStack({ stackName: STACK });
     stack = local.stack;
     await stack.setConfig("pulumi-nfv:vims.lab.file", { value: labEnv.vim_config }, true);
@@ -90,7 +68,6 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
     await stack?.workspace.removeStack(STACK).catch(() => undefined);
     rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
     local?.dispose();
-    if (startedHere) execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
     if (work) rmSync(work, { recursive: true, force: true });
   }, 900_000);
 

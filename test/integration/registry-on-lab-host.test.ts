@@ -6,12 +6,12 @@
  * bringing a stopped registry back with its images, and `destroy` + `host down` leaving nothing.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const HOST = "itreg";
 const ADDRESS = "10.254.0.20";
@@ -23,53 +23,6 @@ const IMAGE = `${REGISTRY}/nfv/hello:1.0`;
 let local: LocalStack;
 let work = "";
 let facts: Record<string, string> = {};
-
-const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-
-/** A one-layer OCI image layout, made here, so that nothing is fetched from outside. */
-function buildOciImage(dir: string): { layerDigest: string } {
-  const blobs = path.join(dir, "blobs/sha256");
-  mkdirSync(blobs, { recursive: true });
-  const content = path.join(work, "content");
-  mkdirSync(content, { recursive: true });
-  writeFileSync(path.join(content, "hello.txt"), `pulumi-nfv registry test ${Date.now()}\n`);
-  const layerTar = path.join(work, "layer.tar");
-  execFileSync("tar", ["-cf", layerTar, "-C", content, "hello.txt"]);
-  const tar = readFileSync(layerTar);
-  const gz = execFileSync("gzip", ["-9nc", layerTar]);
-  const blob = (b: Buffer) => {
-    const d = sha256(b);
-    writeFileSync(path.join(blobs, d), b);
-    return { digest: `sha256:${d}`, size: b.length };
-  };
-  const layer = blob(gz);
-  const config = blob(Buffer.from(JSON.stringify({ architecture: "amd64", os: "linux", rootfs: { type: "layers", diff_ids: [`sha256:${sha256(tar)}`] }, config: {} })));
-  const manifest = blob(Buffer.from(JSON.stringify({
-    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-    config: { mediaType: "application/vnd.oci.image.config.v1+json", ...config },
-    layers: [{ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", ...layer }],
-  })));
-  writeFileSync(path.join(dir, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
-  writeFileSync(path.join(dir, "index.json"), JSON.stringify({ schemaVersion: 2, manifests: [{ mediaType: "application/vnd.oci.image.manifest.v1+json", ...manifest, annotations: { "org.opencontainers.image.ref.name": "1.0" } }] }));
-  return { layerDigest: layer.digest };
-}
-
-async function registryAnswers(): Promise<boolean> {
-  try {
-    return (await fetch(`http://${REGISTRY}/v2/`, { signal: AbortSignal.timeout(3000) })).status === 200;
-  } catch {
-    return false;
-  }
-}
-
-/** Pulls the image back into a fresh layout; returns its layer digests. */
-function pulledLayers(): string[] {
-  const out = path.join(work, `pulled-${Date.now()}`);
-  execFileSync("skopeo", ["copy", "--src-tls-verify=false", `docker://${IMAGE}`, `oci:${out}:1.0`], { stdio: "pipe" });
-  const index = JSON.parse(readFileSync(path.join(out, "index.json"), "utf8")) as { manifests: { digest: string }[] };
-  const manifest = JSON.parse(readFileSync(path.join(out, "blobs/sha256", index.manifests[0].digest.slice(7)), "utf8")) as { layers: { digest: string }[] };
-  return manifest.layers.map((l) => l.digest);
-}
 
 const netnsPids = () => execFileSync("ip", ["netns", "pids", `nfv-${HOST}`], { encoding: "utf8" }).split("\n").filter(Boolean);
 const registryPids = () => netnsPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("/usr/bin/docker-registry"));
@@ -102,7 +55,7 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     const up = await local.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(up.outputs.vnfs.value.registry).toMatchObject({ component: "private-registry", endpoint: REGISTRY, connectionInfo: { connection_type: "0", server: REGISTRY } });
-    expect(await registryAnswers()).toBe(true);
+    expect(await registryAnswers(REGISTRY)).toBe(true);
     expect(registryPids()).toHaveLength(1);
     // The install ran in the host's own namespaces: its config is in the host's private /etc/docker.
     expect(readFileSync(path.join(path.dirname(facts.private_key_file), "root/etc/docker/registry/config.yml"), "utf8")).toContain("addr: :5000");
@@ -123,9 +76,9 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
   let pushed = "";
   it("an OCI image built here is pushed with skopeo and pulled back unchanged", () => {
     const layout = path.join(work, "image");
-    pushed = buildOciImage(layout).layerDigest;
-    execFileSync("skopeo", ["copy", "--dest-tls-verify=false", `oci:${layout}:1.0`, `docker://${IMAGE}`], { stdio: "pipe" });
-    expect(pulledLayers()).toEqual([pushed]);
+    pushed = buildOciImage(layout, work).layerDigest;
+    pushImage(layout, IMAGE);
+    expect(pulledLayers(IMAGE, work)).toEqual([pushed]);
   }, 120_000);
 
   it("a second up changes nothing", async () => {
@@ -136,15 +89,15 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
   it("nfv heal of the host's VNFC: only the heal_end install runs; a stopped registry serves the image again", async () => {
     for (const pid of registryPids()) process.kill(Number(pid), "SIGKILL");
     await new Promise((r) => setTimeout(r, 500));
-    expect(await registryAnswers()).toBe(false);
+    expect(await registryAnswers(REGISTRY)).toBe(false);
     const r = await runNfv(local.env, ["heal", "--stack", STACK, "--vnf", "registry", "--vnfc", "host"]);
     expect(r.code, r.out).toBe(0);
     const [last] = await local.stack.history(1);
     expect(last.resourceChanges).toEqual({ create: 1, same: expect.any(Number) });
     const state = (await local.stack.exportStack()).deployment as { resources: { urn: string }[] };
     expect(state.resources.filter((res) => res.urn.endsWith("::registry-host-heal_end"))).toHaveLength(1);
-    expect(await registryAnswers()).toBe(true);
-    expect(pulledLayers()).toEqual([pushed]);
+    expect(await registryAnswers(REGISTRY)).toBe(true);
+    expect(pulledLayers(IMAGE, work)).toEqual([pushed]);
   }, 600_000);
 
   it("destroy stops the registry; host down leaves no process, namespace or file", async () => {

@@ -94,6 +94,48 @@ export function readInstantiateRequest(text: string, file: string): InstantiateR
   return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as InstantiateVnfRequest, diagnostics: bag.items };
 }
 
+/**
+ * Tacker's ChangeExtVnfConnectivityRequest (SOL003; the param file of `openstack vnflcm
+ * change-ext-conn`): new external connectivity for some CPs. Same rules as the instantiate request.
+ */
+export interface ChangeExtVnfConnectivityRequest {
+  extVirtualLinks: ExtVirtualLink[];
+  vimConnectionInfo?: VimConnectionInfo[];
+  additionalParams?: Record<string, unknown>;
+}
+
+/** Parses and validates a change-ext-conn param file; `request` is set only when there is no error. */
+export function readChangeExtConnRequest(text: string, file: string): { request?: ChangeExtVnfConnectivityRequest; diagnostics: Diagnostic[] } {
+  const parsed = parseYaml(text, file);
+  const bag = new DiagnosticBag();
+  bag.add(...parsed.diagnostics.items);
+  const doc = parsed.documents[0];
+  if (!doc) {
+    if (!bag.hasErrors()) bag.error("REQUEST_EMPTY", "the change-ext-conn request is empty", { file });
+    return { diagnostics: bag.items };
+  }
+  warnAboutComments(file, text, bag);
+  new Checker(doc, bag).changeExtConn(doc.value);
+  return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as ChangeExtVnfConnectivityRequest, diagnostics: bag.items };
+}
+
+/**
+ * The instantiate request with a change applied, as Tacker applies it: a link of the change
+ * replaces the link with the same id, a new id is added, and a CP given a new link leaves the
+ * links it was on (so that it is never declared twice).
+ */
+export function applyExtConnChange(request: InstantiateVnfRequest, change: ChangeExtVnfConnectivityRequest): InstantiateVnfRequest {
+  const moved = new Set(change.extVirtualLinks.flatMap((l) => l.extCps.map((c) => c.cpdId)));
+  const changedIds = new Set(change.extVirtualLinks.map((l) => l.id));
+  const kept = (request.extVirtualLinks ?? [])
+    .filter((l) => !changedIds.has(l.id))
+    .map((l) => ({ ...l, extCps: l.extCps.filter((c) => !moved.has(c.cpdId)) }))
+    .filter((l) => l.extCps.length > 0);
+  const replaced = (request.extVirtualLinks ?? []).filter((l) => changedIds.has(l.id)).map((l) => change.extVirtualLinks.find((c) => c.id === l.id)!);
+  const added = change.extVirtualLinks.filter((l) => !(request.extVirtualLinks ?? []).some((r) => r.id === l.id));
+  return { ...request, extVirtualLinks: [...kept, ...replaced, ...added] };
+}
+
 /** Warns at every `#` outside a JSON string: a comment YAML accepts and JSON does not. */
 function warnAboutComments(file: string, text: string, bag: DiagnosticBag): void {
   let line = 1;
@@ -145,16 +187,30 @@ class Checker {
       this.field(m, "resourceId", "string", p, true);
       this.field(m, "vimConnectionId", "string", p, false);
     });
-    this.list(r, "vimConnectionInfo", [], (v, p) => {
-      if (!this.expect(v, "object", p)) return;
-      const m = v as Record<string, unknown>;
-      this.field(m, "id", "string", p, true);
-      this.field(m, "vimId", "string", p, false);
-      this.field(m, "vimType", "string", p, true);
-      this.field(m, "interfaceInfo", "object", p, false);
-      this.field(m, "accessInfo", "object", p, false);
-    });
+    this.list(r, "vimConnectionInfo", [], (v, p) => this.vimConnectionInfo(v, p));
     this.field(r, "additionalParams", "object", [], false);
+  }
+
+  changeExtConn(value: unknown): void {
+    if (!this.expect(value, "object", [])) return;
+    const r = value as Record<string, unknown>;
+    this.unknownKeys(r, ["extVirtualLinks", "vimConnectionInfo", "additionalParams"], []);
+    if (this.field(r, "extVirtualLinks", "array", [], true)) {
+      if ((r.extVirtualLinks as unknown[]).length === 0) this.error("REQUEST_BAD_VALUE", "extVirtualLinks must name at least one link", ["extVirtualLinks"]);
+      this.list(r, "extVirtualLinks", [], (v, p) => this.extVirtualLink(v, p));
+    }
+    this.list(r, "vimConnectionInfo", [], (v, p) => this.vimConnectionInfo(v, p));
+    this.field(r, "additionalParams", "object", [], false);
+  }
+
+  private vimConnectionInfo(v: unknown, p: YamlPath): void {
+    if (!this.expect(v, "object", p)) return;
+    const m = v as Record<string, unknown>;
+    this.field(m, "id", "string", p, true);
+    this.field(m, "vimId", "string", p, false);
+    this.field(m, "vimType", "string", p, true);
+    this.field(m, "interfaceInfo", "object", p, false);
+    this.field(m, "accessInfo", "object", p, false);
   }
 
   private extVirtualLink(v: unknown, p: YamlPath): void {

@@ -51,10 +51,9 @@ export function keepalivedConfig(k: KeepalivedInput): string {
     `    virtual_router_id ${k.virtualRouterId}`,
     `    priority ${priority}`,
     "    advert_int 1",
-    `    unicast_src_ip ${k.nodeIp}`,
-    "    unicast_peer {",
-    ...k.peerIps.map((ip) => `        ${ip}`),
-    "    }",
+    // A single master has no peer: keepalived refuses unicast without peers ("Defaulting to
+    // multicast", config test status 5), so it gets none (found by the lab's real config test).
+    ...(k.peerIps.length > 0 ? [`    unicast_src_ip ${k.nodeIp}`, "    unicast_peer {", ...k.peerIps.map((ip) => `        ${ip}`), "    }"] : []),
     "    virtual_ipaddress {",
     `        ${k.vip}/32`,
     "    }",

@@ -45,6 +45,14 @@ IMAGES = {
     "Image for masterNode HA kubernetes": ("qcow2", "ubuntu"),
     "Image for workerNode HA kubernetes": ("qcow2", "ubuntu"),
 }
+# Image properties read by the VM-host agent: nfv_lab_standins=<kind> puts the recording stand-ins
+# of lab/openstack/standins/<kind> on the VM hosts' PATH (the Kubernetes images: kubeadm, kubectl,
+# systemctl, apt-get... cannot run in a namespace + chroot). Set on existing images too.
+IMAGE_PROPERTIES = {
+    name: {"nfv_lab_standins": "kubernetes"} for name in (
+        "Image for masterNode kubernetes", "Image for workerNode kubernetes",
+        "Image for masterNode HA kubernetes", "Image for workerNode HA kubernetes")
+}
 FLAVORS = {  # name: (vcpus, ram MiB, disk GiB)
     "m1.tiny": (1, 512, 1),
     "m1.small": (1, 2048, 20),
@@ -114,13 +122,30 @@ def image_data(fmt):
             return f.read()
 
 
+# The VIM project's quotas: the fake driver has no real capacity to protect, and one test run, or
+# the Heat benchmark's 20 servers next to it, goes past Nova's default of 10 instances.
+QUOTAS = {
+    "compute": {"instances": 200, "cores": 800, "ram": 1638400, "server_groups": 100, "server_group_members": 200},
+    "volume": {"volumes": 200, "gigabytes": 20000, "snapshots": 100},
+    "network": {"port": 1000, "network": 100, "subnet": 100, "security_group": 100, "security_group_rule": 1000},
+}
+
+
 def resources(c):
+    nfv = c.identity.find_project("nfv", domain_id="default")
+    c.set_compute_quotas(nfv.id, **QUOTAS["compute"])
+    c.set_volume_quotas(nfv.id, **QUOTAS["volume"])
+    c.set_network_quotas(nfv.id, **QUOTAS["network"])
+    out("quota.instances", QUOTAS["compute"]["instances"])
     for name, (fmt, user) in IMAGES.items():
         img = c.image.find_image(name)
         if img is None:
             img = c.image.create_image(name=name, disk_format=fmt, container_format="bare",
                                        visibility="public", data=image_data(fmt), os_admin_user=user,
-                                       allow_duplicates=True)
+                                       allow_duplicates=True, **IMAGE_PROPERTIES.get(name, {}))
+        missing = {k: v for k, v in IMAGE_PROPERTIES.get(name, {}).items() if (img.properties or {}).get(k) != v}
+        if missing:
+            img = c.image.update_image(img, **missing)
         out(f"image.{name.replace(' ', '_')}", img.id)
     for name, (vcpus, ram, disk) in FLAVORS.items():
         f = c.compute.find_flavor(name)

@@ -11,7 +11,13 @@ LAB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_ROOT="${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}"
 S="$STATE_ROOT/openstack"                      # state dir: configs, data, logs, pids
 CACHE="${NFV_LAB_CACHE:-/var/cache/pulumi-nfv-lab}"
-ROOTFS_CACHE="$CACHE/rootfs-bookworm"          # debootstrap tree, made once, copied per VM host
+# The VM hosts' Debian tree, made once and copied per VM host. Its packages are what the lab's
+# "images" ship: the base system with sshd, plus the registry VNF's packages (VM hosts have no
+# route to a Debian mirror, like an air-gapped site with a golden image), and the real tools the
+# Kubernetes cluster's scripts use next to the stand-ins (openssl for the CA hash, haproxy -c and
+# keepalived's config test). The cache is keyed by this list, so changing it makes a new tree.
+ROOTFS_PACKAGES="openssh-server,sudo,iproute2,procps,e2fsprogs,docker-registry,apache2-utils,curl,openssl,haproxy,keepalived"
+ROOTFS_CACHE="$CACHE/rootfs-bookworm-$(printf '%s' "$ROOTFS_PACKAGES" | sha256sum | cut -c1-12)"
 DEBIAN_MIRROR="${NFV_LAB_DEBIAN_MIRROR:-}"     # empty: taken from /etc/apt/sources.list*
 VM_USER="${NFV_LAB_VM_USER:-ubuntu}"           # image default user when the image has no os_admin_user
 BRIDGE="${NFV_LAB_BRIDGE:-nfvlab0}"            # the lab bridge: VM hosts + provider network

@@ -95,6 +95,14 @@ describe("keepalived", () => {
     expect(r.status).toBe(0);
   });
 
+  it.skipIf(!KEEPALIVED || !NIC)("a single master (no peer): no unicast section, and keepalived --config-test accepts it", () => {
+    const single = cfg.keepalivedConfig({ ...input, index: 0, peerIps: [] });
+    expect(single).not.toContain("unicast");
+    const r = spawnSync(KEEPALIVED!, ["--config-test", "-f", file("single.conf", single.replace(cfg.NIC_PLACEHOLDER, NIC!))], { encoding: "utf8" });
+    expect(r.stderr + r.stdout).not.toMatch(/unicast|error/i);
+    expect(r.status).toBe(0);
+  });
+
   it.skipIf(!KEEPALIVED || !NIC)("keepalived --config-test rejects a broken one", () => {
     const r = spawnSync(KEEPALIVED!, ["--config-test", "-f", file("bad.conf", text.replace(cfg.NIC_PLACEHOLDER, NIC!).replace("advert_int 1", "advert_intervall 1"))], { encoding: "utf8" });
     expect(r.status).not.toBe(0);

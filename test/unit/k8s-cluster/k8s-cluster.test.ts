@@ -78,6 +78,8 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     ]);
     expect(names("command:remote:CopyToRemote")).toEqual(["k8s-masterNode-0-copy-scripts", "k8s-workerNode-0-copy-scripts", "k8s-workerNode-1-copy-scripts"]);
     expect(deps.get("k8s-masterNode-0-copy-scripts")).toEqual(["k8s-vnf-masterNode-0"]);
+    // The directory's files land in /var/tmp/nfv/k8s, where the commands run them (an archive is unpacked into remotePath).
+    expect(one("k8s-masterNode-0-copy-scripts").inputs.remotePath).toBe("/var/tmp/nfv/k8s");
     expect(deps.get("k8s-masterNode-0-prepare")).toEqual(["k8s-masterNode-0-copy-scripts"]);
     expect(deps.get("k8s-masterNode-0-registries")).toEqual(["k8s-masterNode-0-prepare"]);
     expect(deps.get("k8s-masterNode-0-lb-bootstrap")).toEqual(["k8s-masterNode-0-registries"]);
@@ -102,6 +104,7 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     const prep = stdinOf("k8s-workerNode-1-prepare");
     expect(field(prep, "NODE_NAME")).toBe("k8s-workernode-1");
     expect(field(prep, "KUBERNETES_PACKAGE_VERSION")).toBe("1.30.14-1.1");
+    expect(field(prep, "INSTANCE_ID")).toMatch(/-id$/);
     expect(field(prep, "EXTRA_PACKAGES")).toBeUndefined();
     expect(field(stdinOf("k8s-masterNode-0-prepare"), "EXTRA_PACKAGES")).toBe("etcd-client=3.4.30-1");
     expect(decoded(prep, "HOSTS_B64")).toBe("10.10.0.103 k8s-masternode-0\n10.10.0.101 k8s-workernode-0\n10.10.0.102 k8s-workernode-1\n");

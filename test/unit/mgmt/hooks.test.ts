@@ -2,6 +2,7 @@
  * Hook wiring (mgmt/hooks.ts) through VmVnf on helloworld3: which commands exist for which VNFC,
  * create vs delete, and the order Pulumi's dependencies impose. Mocks: proves the graph, not SSH.
  */
+import { createHash } from "node:crypto";
 import * as path from "node:path";
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
@@ -66,7 +67,14 @@ describe("hook wiring", () => {
       // Never replaced (a replace would run the delete on a live VNFC): no script-hash trigger.
       expect(cmd(n).inputs.triggers, n).toBeUndefined();
     }
-    expect(cmd("hw-VDU1-0-instantiate_end").inputs.triggers).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    // Triggers: the script's hash, and the stdin's hash, kept secret (a short password's hash could be guessed).
+    const triggers = cmd("hw-VDU1-0-instantiate_end").inputs.triggers;
+    expect(isSecretValue(triggers)).toBe(true);
+    const [scriptHash, stdinHash] = plain(triggers) as unknown[];
+    expect(scriptHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stdinHash).toBe(createHash("sha256").update("TOKEN=t0ps3cret\n").digest("hex"));
+    // A changed connection alone (an address moved) updates the command without running the hook again.
+    expect(cmd("hw-VDU1-0-instantiate_end").inputs.update).toBe("true");
   });
 
   it("order by dependencies: SSH wait after server, copy after wait, every instantiate_end after every instantiate_start, terminate_start deleted before terminate_end", async () => {
@@ -107,6 +115,38 @@ describe("hook wiring", () => {
     const conn = cmd("hw-VDU2-0-heal_start").inputs.connection as Record<string, unknown>;
     expect(((isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>).host).toMatch(/^10\.0\.0\./);
     expect(v.hookOrder.filter((o) => o.includes("heal"))).toEqual(["VDU2-0:heal_start", "VDU2-0:heal_end"]);
+  });
+
+  it("change of external connectivity: _start on the previous address before the ports (they depend on it), _end after, both triggered by the generation", async () => {
+    const change = (operation: "change_external_connectivity_start" | "change_external_connectivity_end") => ({ operation, script: NOOP, args: [operation] });
+    const { v, deps } = build({
+      hooks: [change("change_external_connectivity_start"), change("change_external_connectivity_end")],
+      extConnChange: { generation: 3, previousAddresses: { "VDU1-0": "192.0.2.7", "VDU2-0": "192.0.2.8" } },
+    });
+    await settle();
+    // VDU2-1 (scaled out since) had no previous address: it did not live through the change, no hook runs on it.
+    expect(registered.filter((r) => r.name.includes("change_external")).map((r) => r.name).sort()).toEqual([
+      "hw-VDU1-0-change_external_connectivity_end", "hw-VDU1-0-change_external_connectivity_start",
+      "hw-VDU2-0-change_external_connectivity_end", "hw-VDU2-0-change_external_connectivity_start",
+    ]);
+    for (const port of ["hw-VDU1-0-CP1", "hw-VDU1-0-CP2"]) expect(deps.get(port), port).toEqual(["hw-VDU1-0-change_external_connectivity_start"]);
+    expect(deps.get("hw-VDU2-1-CP3")).toEqual([]);
+    const conn = cmd("hw-VDU1-0-change_external_connectivity_start").inputs.connection as Record<string, unknown>;
+    expect(((isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>).host).toBe("192.0.2.7");
+    expect(cmd("hw-VDU1-0-change_external_connectivity_start").inputs.triggers).toEqual([3]);
+    expect(cmd("hw-VDU1-0-change_external_connectivity_end").inputs.triggers).toEqual([3]);
+    expect(deps.get("hw-VDU1-0-change_external_connectivity_end")).toEqual(["hw-VDU1-0-copy-noop.sh"]);
+    expect(v.hookOrder.filter((o) => o.includes("change"))).toEqual([
+      "VDU1-0:change_external_connectivity_start", "VDU2-0:change_external_connectivity_start",
+      "VDU1-0:change_external_connectivity_end", "VDU2-0:change_external_connectivity_end",
+    ]);
+  });
+
+  it("no change made (generation 0 or none): no change hook command at all", async () => {
+    const hooks = (["change_external_connectivity_start", "change_external_connectivity_end"] as const).map((operation) => ({ operation, script: NOOP }));
+    build({ hooks });
+    await settle();
+    expect(registered.filter((r) => r.name.includes("change_external"))).toEqual([]);
   });
 
   it("shq quotes what the shell would split", () => {

@@ -1,0 +1,62 @@
+/**
+ * `nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--cwd DIR]`: Tacker's
+ * ChangeExtVnfConnectivity. The request file (as Tacker takes it) is added to the VNF's
+ * `change_ext_conn.requests` in stack config, with each VNFC's current SSH address, and `up`
+ * runs: ports move or get their new addresses, `change_external_connectivity_start` runs before
+ * (on the old address) and `_end` after (on the new one). `--preview` restores the config.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs, UsageError } from "../args";
+import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
+import { planChangeExtConnOperation } from "../ops/change-ext-conn";
+import type { DeployedVnf } from "../ops/operations";
+import { applyConfigChanges, describeError, loadStackVnfs } from "../ops/stack-state";
+import { openStack, projectDir } from "../stack";
+
+export const command: Command = {
+  usage: [
+    "usage: nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--cwd DIR]",
+    "",
+    "  --request   a ChangeExtVnfConnectivityRequest JSON (Tacker's param file, as it is)",
+    "  --vnf       the VNF, when the stack has more than one VM-based VNF",
+    "  --preview   show what would change; the stack is left as it was",
+    "",
+    "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
+  ].join("\n") + "\n",
+  async run(args, io) {
+    const { positionals, options, flags } = parseArgs(args, ["stack", "request", "vnf", "cwd"], ["preview"]);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const stackName = options.get("stack");
+    const requestFile = options.get("request");
+    if (!stackName || !requestFile) throw new UsageError("--stack and --request are required");
+    const requestPath = path.resolve(requestFile);
+    const root = projectDir(options.get("cwd") ?? process.cwd());
+    const stack = await openStack(stackName, root);
+    let op;
+    try {
+      const requestText = readFileSync(requestPath, "utf8");
+      const deployed = ((await stack.outputs()).vnfs?.value ?? {}) as Record<string, DeployedVnf>;
+      op = planChangeExtConnOperation(await loadStackVnfs(stack, root), deployed, { vnf: options.get("vnf"), requestPath, requestText });
+    } catch (e) {
+      io.err(`nfv change-ext-conn: ${describeError(e)}\n`);
+      return EXIT_PROBLEMS;
+    }
+    io.out(`change-ext-conn ${op.vnf}:\n${op.summary.map((l) => `  ${l}\n`).join("")}`);
+    const undo = await applyConfigChanges(stack, op.configChanges);
+    try {
+      if (flags.has("preview")) {
+        const result = await stack.preview({ color: "never", diff: true });
+        io.out(result.stdout);
+        await undo();
+      } else {
+        const result = await stack.up({ color: "never" });
+        io.out(`up: ${result.summary.result}\n`);
+      }
+    } catch (e) {
+      io.err(`nfv change-ext-conn: ${(e as Error).message}\n`);
+      return EXIT_PROBLEMS;
+    }
+    return EXIT_OK;
+  },
+};

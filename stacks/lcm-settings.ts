@@ -1,0 +1,108 @@
+/**
+ * Two LCM parts of a VM VNF's stack config entry, read with located errors:
+ *
+ *   hooks:              # Mgmt Driver scripts: LCM operation → local script, run on the VNFCs over `ssh`
+ *     instantiate_end: mgmt/hw/configure.sh
+ *   change_ext_conn:    # written by `nfv change-ext-conn`
+ *     requests: [requests/hw-change.json]  # Tacker's ChangeExtVnfConnectivityRequests, as they are,
+ *                                          # applied in order to the instantiate request; one more
+ *                                          # request = one more change (its hooks run once)
+ *     previous_addresses: {VDU1-0: 10.10.0.21}   # where `change_external_connectivity_start` dials
+ *
+ * The VNFD's own `Vnflcm` hooks name Tacker's Python drivers, which do not run here; `hooks` is
+ * how an operator gives each operation a script instead.
+ */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { LCM_OPERATIONS, type LcmOperation } from "../components/vnf/plan";
+import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
+import type { YamlPath } from "../translators/yaml/located-yaml";
+
+type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
+
+export interface ExtConnChange {
+  /** The ChangeExtVnfConnectivityRequest files (absolute), in the order they were made. */
+  requestPaths: string[];
+  /** The number of changes made: the change hooks' trigger. */
+  generation: number;
+  /** SSH address of each VNFC before the change, by VNFC id. */
+  previousAddresses: Record<string, string>;
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `hooks`: operation → script path (resolved against the project root; the file must exist). */
+export function readHooks(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): Partial<Record<LcmOperation, string>> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", `hooks must map LCM operations (${LCM_OPERATIONS.join(", ")}) to script paths`, at(["hooks"]));
+    return undefined;
+  }
+  const out: Partial<Record<LcmOperation, string>> = {};
+  for (const [op, file] of Object.entries(raw)) {
+    if (!(LCM_OPERATIONS as readonly string[]).includes(op)) {
+      bag.error("CONFIG_UNKNOWN_KEY", `hooks.${op} is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, at(["hooks", op], true));
+      continue;
+    }
+    if (typeof file !== "string") {
+      bag.error("CONFIG_BAD_TYPE", `hooks.${op} must be a script path`, at(["hooks", op]));
+      continue;
+    }
+    const resolved = path.resolve(projectRoot, file);
+    if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `hooks.${op} ${resolved} does not exist`, at(["hooks", op]));
+    out[op as LcmOperation] = resolved;
+  }
+  return out;
+}
+
+/** `change_ext_conn`, as `nfv change-ext-conn` writes it. */
+export function readExtConnChange(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): ExtConnChange | undefined {
+  if (raw === undefined) return undefined;
+  const key = "change_ext_conn";
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", `${key} must be a mapping (requests, previous_addresses)`, at([key]));
+    return undefined;
+  }
+  let ok = true;
+  for (const k of Object.keys(raw)) {
+    if (!["requests", "previous_addresses"].includes(k)) {
+      bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}.${k}' (expected requests, previous_addresses)`, at([key, k], true));
+      ok = false;
+    }
+  }
+  const requestPaths: string[] = [];
+  if (!Array.isArray(raw.requests) || raw.requests.length === 0) {
+    bag.error("CONFIG_MISSING_FIELD", `${key}.requests must list the ChangeExtVnfConnectivityRequest files, oldest first`, at([key]));
+    ok = false;
+  } else {
+    raw.requests.forEach((file: unknown, i: number) => {
+      if (typeof file !== "string") {
+        bag.error("CONFIG_BAD_TYPE", `${key}.requests[${i}] must be a path`, at([key, "requests", i]));
+        ok = false;
+        return;
+      }
+      const resolved = path.resolve(projectRoot, file);
+      if (!existsSync(resolved)) {
+        bag.error("CONFIG_FILE_MISSING", `${key}.requests[${i}] ${resolved} does not exist`, at([key, "requests", i]));
+        ok = false;
+        return;
+      }
+      requestPaths.push(resolved);
+    });
+  }
+  const previousAddresses: Record<string, string> = {};
+  const prev = raw.previous_addresses ?? {};
+  if (!isMapping(prev)) {
+    bag.error("CONFIG_BAD_TYPE", `${key}.previous_addresses must map VNFC ids to addresses`, at([key, "previous_addresses"]));
+    ok = false;
+  } else {
+    for (const [id, address] of Object.entries(prev)) {
+      if (typeof address === "string" && address !== "") previousAddresses[id] = address;
+      else {
+        bag.error("CONFIG_BAD_TYPE", `${key}.previous_addresses.${id} must be an address`, at([key, "previous_addresses", id]));
+        ok = false;
+      }
+    }
+  }
+  return ok ? { requestPaths, generation: requestPaths.length, previousAddresses } : undefined;
+}
