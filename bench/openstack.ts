@@ -219,49 +219,6 @@ async function quiesce(state: string, prefix: string, timeoutS = 600): Promise<v
   }
 }
 
-/**
- * The VIM project's Nova quota must hold the largest VNF next to what others run in the lab (Nova's
- * default is 10 instances and 20 cores): if it does not, raise it for the run (as the lab's admin)
- * and return how to put it back.
- */
-async function ensureQuota(cloudsYaml: string, need: number): Promise<(() => Promise<void>) | undefined> {
-  const a = await auth();
-  const { json } = await call<{ limits: { absolute: Record<string, number> } }>("GET", `${a.nova}/limits`);
-  const l = json.limits.absolute;
-  const short = (max: number, used: number, want: number) => max >= 0 && max - used < want;
-  const wanted = { instances: need, cores: need, ram: need * 512 };
-  if (!short(l.maxTotalInstances, l.totalInstancesUsed, wanted.instances) && !short(l.maxTotalCores, l.totalCoresUsed, wanted.cores) &&
-      !short(l.maxTotalRAMSize, l.totalRAMUsed, wanted.ram)) return undefined;
-  const clouds = yaml.load(readFileSync(cloudsYaml, "utf8")) as { clouds: Record<string, { auth: Record<string, string> }> };
-  const admin = clouds.clouds["oslab-admin"].auth;
-  const r = await fetch(`${admin.auth_url.replace(/\/$/, "")}/auth/tokens`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ auth: {
-      identity: { methods: ["password"], password: { user: { name: admin.username, domain: { name: admin.user_domain_name }, password: admin.password } } },
-      scope: { project: { name: admin.project_name, domain: { name: admin.project_domain_name } } },
-    } }),
-  });
-  if (r.status !== 201) throw new Error(`keystone (admin): ${r.status}`);
-  const token = r.headers.get("x-subject-token")!;
-  const url = `${a.nova}/os-quota-sets/${a.projectId}`;
-  const put = async (q: Record<string, number>) => {
-    const p = await fetch(url, { method: "PUT", headers: { "x-auth-token": token, "content-type": "application/json" }, body: JSON.stringify({ quota_set: q }) });
-    if (p.status !== 200) throw new Error(`nova quota update: ${p.status} ${(await p.text()).slice(0, 300)}`);
-  };
-  const before = { instances: l.maxTotalInstances, cores: l.maxTotalCores, ram: l.maxTotalRAMSize };
-  const raised = {
-    instances: Math.max(before.instances, l.totalInstancesUsed + wanted.instances + 10),
-    cores: Math.max(before.cores, l.totalCoresUsed + wanted.cores + 20),
-    ram: Math.max(before.ram, l.totalRAMUsed + wanted.ram + 20480),
-  };
-  await put(raised);
-  log(`nova quota of the VIM project raised for the run: ${JSON.stringify(before)} -> ${JSON.stringify(raised)}`);
-  return async () => {
-    await put(before);
-    log(`nova quota of the VIM project restored: ${JSON.stringify(before)}`);
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Heat, as Tacker drives it (heatclient calls, here as plain REST).
 
@@ -538,13 +495,10 @@ async function main(): Promise<void> {
   const sampler = new MemSampler(state);
   const load0 = loadavg();
   const t0 = performance.now();
-  let restoreQuota: (() => Promise<void>) | undefined;
   try {
     // leftovers of an interrupted run
     const stale = await benchServers("bench");
     if (stale.length > 0) log(`warning: ${stale.length} bench* servers exist before the run: ${stale.map((s) => s.name).join(", ")}`);
-    // a heal may briefly hold one more server (Heat makes the replacement first)
-    restoreQuota = await ensureQuota(lab.facts.clouds_yaml, Math.max(...SIZES) + 2);
     for (const n of SIZES) await runSize(n, lab, state, resources, work, rows, sampler);
   } finally {
     const after = heatMemory(state);
@@ -564,7 +518,6 @@ async function main(): Promise<void> {
     out.push(`heat memory (heat-api + heat-engine and its workers): idle ${idle.procs} processes RSS ${idle.rss.toFixed(0)} MiB / PSS ${idle.pss.toFixed(0)} MiB; peak during Heat's work RSS ${sampler.peak.rss.toFixed(0)} / PSS ${sampler.peak.pss.toFixed(0)} MiB; at the end RSS ${after.rss.toFixed(0)} / PSS ${after.pss.toFixed(0)} MiB`);
     out.push(`load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end, on ${cpus().length} cores; bench took ${secs(performance.now() - t0)} s`);
     process.stdout.write(out.join("\n") + "\n");
-    await restoreQuota?.().catch((e: unknown) => log(`could not restore the quota: ${String(e)}`));
     labRestore(lab);
   }
 }

@@ -10,10 +10,11 @@ import { planCnf } from "../../translators/kubernetes/plan";
 import { manifestReader } from "../../translators/kubernetes/manifests";
 import type { PreparedVnf } from "../../stacks/vnfs";
 
-/** One `pulumi config set --path` to make. */
+/** One `pulumi config set --path` to make, or with `remove`, one `config rm --path`. */
 export interface ConfigChange {
   key: string;
-  value: string;
+  value?: string;
+  remove?: true;
 }
 
 export interface Operation {
@@ -59,6 +60,7 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
   const current = p.entry.scaleLevels ?? {};
   let levels: Record<string, number>;
   const summary: string[] = [];
+  const forget: ConfigChange[] = [];
   if (p.component === "container-vnf") {
     const cnfPlan = planCnf({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, additionalParams: p.request.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), scaleLevels: current });
     const scale = planCnfScale({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, scaleLevels: current, plan: cnfPlan, request: { aspectId: args.aspectId, type: args.type === "out" ? "SCALE_OUT" : "SCALE_IN", numberOfSteps: args.steps } });
@@ -73,10 +75,15 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
     summary.push(`aspect ${args.aspectId}: scale level ${scale.from} → ${scale.to}`);
     for (const id of scale.added) summary.push(`+ VNFC ${id}`);
     for (const id of scale.removed) summary.push(`- VNFC ${id}`);
+    // A removed VNFC leaves the last change of external connectivity: added again later, it
+    // never lived through that change, so no change hook may run on it.
+    for (const id of scale.removed) {
+      if (p.entry.extConnChange?.previousAddresses[id] !== undefined) forget.push({ key: configKey(p.entry.name, "change_ext_conn", "previous_addresses", id), remove: true });
+    }
   }
   return {
     vnf: p.entry.name,
-    configChanges: Object.entries(levels).map(([aspect, level]) => ({ key: configKey(p.entry.name, "scale_levels", aspect), value: String(level) })),
+    configChanges: [...Object.entries(levels).map(([aspect, level]) => ({ key: configKey(p.entry.name, "scale_levels", aspect), value: String(level) })), ...forget],
     replace: [],
     podDeletions: [],
     summary,

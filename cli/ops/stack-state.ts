@@ -25,7 +25,7 @@ export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<
 }
 
 /**
- * Writes the changes (`config set --path`) and returns how to undo them (for `--preview`): values
+ * Writes the changes (`config set --path`, or `rm --path`) and returns how to undo them (for `--preview`): values
  * that existed are written back; a key that did not is removed from its highest new parent, so no
  * empty mapping or list is left behind (`change_ext_conn: {}` would be invalid config).
  */
@@ -36,9 +36,11 @@ export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]):
   for (const c of changes) {
     const segments = pathSegments(c.key);
     const firstNew = segments.findIndex((_s, i) => valueAt(before, segments.slice(0, i + 1)) === undefined);
+    if (c.remove && firstNew >= 0) continue; // nothing there to remove
     if (firstNew < 0) restore.set(c.key, String(valueAt(before, segments)));
     else remove.add(joinSegments(segments.slice(0, firstNew + 1)));
-    await stack.setConfig(c.key, { value: c.value }, true);
+    if (c.remove) await stack.removeConfig(c.key, true);
+    else await stack.setConfig(c.key, { value: c.value ?? "" }, true);
   }
   return async () => {
     for (const key of remove) await stack.removeConfig(key, true);

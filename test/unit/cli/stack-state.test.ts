@@ -37,4 +37,15 @@ describe("applyConfigChanges", () => {
     await undo();
     expect(calls).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn.requests[1] path=true"]);
   });
+
+  it("a removal is undone by writing the value back; removing what is not there does nothing", async () => {
+    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { change_ext_conn: { previous_addresses: { "VDU2-1": "10.0.0.9" } } } } });
+    const undo = await applyConfigChanges(stack, [
+      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1", remove: true },
+      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-2", remove: true },
+    ]);
+    expect(calls.splice(0)).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1 path=true"]);
+    await undo();
+    expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1=10.0.0.9 path=true"]);
+  });
 });

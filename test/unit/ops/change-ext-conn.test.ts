@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { planChangeExtConnOperation } from "../../../cli/ops/change-ext-conn";
+import { planScaleOperation } from "../../../cli/ops/operations";
 import { DiagnosticBag, DiagnosticError } from "../../../translators/diagnostics";
 import { prepareVnfs, type VnfEntry } from "../../../stacks/vnfs";
 
@@ -60,5 +61,14 @@ describe("nfv change-ext-conn plans", () => {
     await expect(async () => planChangeExtConnOperation(await prepared(), {}, { requestPath: CHANGE, requestText: readFileSync(CHANGE, "utf8") })).rejects.toThrow(/run up first/);
     const registry: VnfEntry = { name: "reg", vnfInstanceId: "x", host: { address: "192.0.2.9", user: "root" } };
     await expect(async () => planChangeExtConnOperation(await prepared(registry), {}, { vnf: "reg", requestPath: CHANGE, requestText: "{}" })).rejects.toThrow(/VM-based/);
+  });
+
+  it("scale-in forgets the removed VNFCs' previous addresses: added again, they run no change hook", async () => {
+    const entry: VnfEntry = { ...hw, scaleLevels: { worker_instance: 1 }, extConnChange: { requestPaths: [CHANGE], generation: 1, previousAddresses: { "VDU1-0": "192.0.2.21", "VDU2-1": "10.0.0.7" } } };
+    const op = planScaleOperation(await prepared(entry), { aspectId: "worker_instance", steps: 1, type: "in" });
+    expect(op.configChanges).toEqual([
+      { key: "pulumi-nfv:vnfs.hw.scale_levels.worker_instance", value: "0" },
+      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1", remove: true },
+    ]);
   });
 });
