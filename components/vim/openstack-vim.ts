@@ -41,8 +41,11 @@ export class OpenStackVim extends pulumi.ComponentResource {
     const vimName = pulumi.output(args.vimName ?? name);
     const projectDomainName = pulumi.output(args.projectDomainName ?? "Default");
     const userDomainName = pulumi.output(args.userDomainName ?? "Default");
-    const certVerify = pulumi.output(args.certVerify ?? true).apply((verify) => {
-      if (!verify) pulumi.log.warn(`VIM '${name}': cert_verify is False, so TLS to Keystone is NOT verified`, this);
+    const certVerify = pulumi.all([args.certVerify ?? true, args.authUrl]).apply(([verify, url]) => {
+      // Plain HTTP has no TLS to verify: say what is true of it instead (nothing on loopback).
+      const u = new URL(url);
+      if (u.protocol === "http:" && !isLoopback(u.hostname)) pulumi.log.warn(`VIM '${name}': Keystone at ${u.origin} is plain HTTP: the password crosses the network unencrypted`, this);
+      else if (u.protocol !== "http:" && !verify) pulumi.log.warn(`VIM '${name}': cert_verify is False, so TLS to Keystone is NOT verified`, this);
       return verify;
     });
     this.endpoint = pulumi.output(args.authUrl);
@@ -93,4 +96,9 @@ export class OpenStackVim extends pulumi.ComponentResource {
 
     this.registerOutputs({ provider: this.provider, endpoint: this.endpoint, vimRecord: this.vimRecord });
   }
+}
+
+/** 127.0.0.0/8, ::1 or localhost: traffic that never leaves the machine. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

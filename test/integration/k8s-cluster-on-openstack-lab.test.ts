@@ -145,7 +145,9 @@ class ClusterStack {
    * Runs an operation (up, nfv scale, nfv heal) to the end. Under load the lab's agent can take
    * minutes to replace a VM host, so a replaced server's address may still answer from the old
    * host: prepare-node.sh then refuses (cloud-init's instance id is not the new server's) and the
-   * operation stops there. As an operator would, wait for every server's host and run `up` again.
+   * operation stops there; and an address Neutron gave again may still be held by the host of
+   * another project's deleted server (SSH refuses our key). As an operator would, wait until the
+   * agent has every server's host, and no other host holds their addresses, and run `up` again.
    */
   async run(label: string, op: () => Promise<void>): Promise<void> {
     await timed(label, async () => {
@@ -155,8 +157,9 @@ class ClusterStack {
           return;
         } catch (e) {
           const msg = String((e as Error).message);
-          if (attempt >= 3 || !/this host is server \S+, not /.test(msg)) throw e;
-          staleHostRetries.push(`${label}: ${/this host is server \S+, not \S+/.exec(msg)![0]}`);
+          const stale = /this host is server \S+, not \S+|ssh \S+@[\d.]+:22: ssh: handshake failed: ssh: unable to authenticate/.exec(msg);
+          if (attempt >= 3 || !stale) throw e;
+          staleHostRetries.push(`${label}: ${stale[0]}`);
           await this.waitForHosts();
         }
       }
@@ -166,8 +169,11 @@ class ClusterStack {
   /** Until the agent's host of every server of this VNF answers SSH (hosts/index.json). */
   async waitForHosts(): Promise<void> {
     for (let i = 0; i < 120; i++) {
-      const index = JSON.parse(readFileSync(path.join(labEnv.state_dir, "hosts/index.json"), "utf8")) as Record<string, { ssh_ready: boolean }>;
-      if (this.servers().every((s) => index[s.ID]?.ssh_ready)) return;
+      const index = JSON.parse(readFileSync(path.join(labEnv.state_dir, "hosts/index.json"), "utf8")) as Record<string, { ssh_ready: boolean; ips: string[] }>;
+      const ours = this.servers();
+      const ips = new Set(ours.flatMap((s) => index[s.ID]?.ips ?? []));
+      const clash = Object.entries(index).some(([id, h]) => !ours.some((s) => s.ID === id) && h.ips.some((ip) => ips.has(ip)));
+      if (ours.every((s) => index[s.ID]?.ssh_ready) && !clash) return;
       await new Promise((r) => setTimeout(r, 5000));
     }
     throw new Error(`the VM hosts of ${this.vnf} did not come up`);

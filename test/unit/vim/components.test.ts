@@ -200,6 +200,17 @@ describe("OpenStackVim", () => {
     expect(warn).toHaveBeenCalledWith("VIM 'lab': cert_verify is False, so TLS to Keystone is NOT verified", expect.anything());
   });
 
+  it("plain HTTP: no TLS warning; a warning about the unencrypted password unless Keystone is on loopback", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn");
+    warn.mockClear();
+    const remote = new vim.OpenStackVim("remote", { authUrl: "http://192.0.2.5/identity", username: "u", password: "pw", projectName: "p", certVerify: false });
+    const local = new vim.OpenStackVim("loop", { authUrl: "http://127.0.0.1:5000/v3", username: "u", password: "pw", projectName: "p", certVerify: false });
+    await valueOf(remote.vimRecord);
+    await valueOf(local.vimRecord);
+    await settle();
+    expect(warn.mock.calls.map((c) => c[0])).toEqual(["VIM 'remote': Keystone at http://192.0.2.5 is plain HTTP: the password crosses the network unencrypted"]);
+  });
+
   it("passes a Keystone CA as secret content, never as a file path", async () => {
     new vim.OpenStackVim("ca", { authUrl: "https://k/identity", username: "u", password: "pw", projectName: "p", caCert: CA_A });
     await settle();
