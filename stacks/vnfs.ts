@@ -16,6 +16,7 @@ import { translateRead } from "../translators/tosca/translate";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
+import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
 
 /** How the lab or an operator reaches a host over SSH; the key is read from a file, as ssh does. */
 export interface SshLogin {
@@ -62,15 +63,7 @@ export interface VnfEntry {
 
 /** The `cluster` mapping of a kubernetes-cluster VNF (snake_case in the stack config). */
 export interface ClusterSettings {
-  versions: {
-    kubernetes: string;
-    kubernetesPackage: string;
-    containerdPackage: string;
-    containerdPackageName?: string;
-    etcdClientPackage?: string;
-    haproxyPackage?: string;
-    keepalivedPackage?: string;
-  };
+  versions: K8sVersions;
   sandboxImage: string;
   imageRepository?: string;
   /** Local file: the CNI manifest applied on the first master. */
@@ -224,7 +217,8 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     out[field] = v;
   }
   if (!ok) return undefined;
-  const versions = Object.fromEntries(Object.entries(out).filter(([k]) => VERSION_FIELDS.has(k))) as ClusterSettings["versions"];
+  // The required versions were checked above; an interface has no index signature, hence `unknown`.
+  const versions = Object.fromEntries(Object.entries(out).filter(([k]) => VERSION_FIELDS.has(k))) as unknown as K8sVersions;
   const rest = Object.fromEntries(Object.entries(out).filter(([k]) => !VERSION_FIELDS.has(k))) as Omit<ClusterSettings, "versions">;
   return { ...rest, versions };
 }

@@ -8,10 +8,10 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs, UsageError } from "../args";
-import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
+import { EXIT_PROBLEMS, type Command } from "../io";
 import { planChangeExtConnOperation } from "../ops/change-ext-conn";
 import type { DeployedVnf } from "../ops/operations";
-import { applyConfigChanges, describeError, loadStackVnfs } from "../ops/stack-state";
+import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {
@@ -43,20 +43,6 @@ export const command: Command = {
       return EXIT_PROBLEMS;
     }
     io.out(`change-ext-conn ${op.vnf}:\n${op.summary.map((l) => `  ${l}\n`).join("")}`);
-    const undo = await applyConfigChanges(stack, op.configChanges);
-    try {
-      if (flags.has("preview")) {
-        const result = await stack.preview({ color: "never", diff: true });
-        io.out(result.stdout);
-        await undo();
-      } else {
-        const result = await stack.up({ color: "never" });
-        io.out(`up: ${result.summary.result}\n`);
-      }
-    } catch (e) {
-      io.err(`nfv change-ext-conn: ${(e as Error).message}\n`);
-      return EXIT_PROBLEMS;
-    }
-    return EXIT_OK;
+    return runOperation(stack, op, flags.has("preview"), "change-ext-conn", io);
   },
 };

@@ -8,7 +8,7 @@ import { kubeApi, runHeal, type LivePod } from "../../components/cnf/ops";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
 import { planHealOperation, type DeployedVnf } from "../ops/operations";
-import { applyConfigChanges, describeError, loadStackVnfs } from "../ops/stack-state";
+import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {
@@ -67,20 +67,6 @@ export const command: Command = {
       io.err(`nfv heal: ${describeError(e)}\n`);
       return EXIT_PROBLEMS;
     }
-    const undo = await applyConfigChanges(stack, op.configChanges);
-    try {
-      if (flags.has("preview")) {
-        const result = await stack.preview({ color: "never", diff: true, replace: op.replace });
-        io.out(result.stdout);
-        await undo();
-      } else {
-        const result = await stack.up({ color: "never", replace: op.replace });
-        io.out(`up: ${result.summary.result}\n`);
-      }
-    } catch (e) {
-      io.err(`nfv heal: ${(e as Error).message}\n`);
-      return EXIT_PROBLEMS;
-    }
-    return EXIT_OK;
+    return runOperation(stack, op, flags.has("preview"), "heal", io);
   },
 };

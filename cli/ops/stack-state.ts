@@ -4,7 +4,8 @@ import { DiagnosticError } from "../../translators/diagnostics";
 import { loadStackFile, PROJECT } from "../../stacks/config";
 import { loadStackSettings } from "../../stacks/settings";
 import type { PreparedVnf } from "../../stacks/vnfs";
-import type { ConfigChange } from "./operations";
+import { EXIT_OK, EXIT_PROBLEMS, type Io } from "../io";
+import type { ConfigChange, Operation } from "./operations";
 
 function parsed(config: Record<string, { value: string }>, key: string): unknown {
   const raw = config[`${PROJECT}:${key}`]?.value;
@@ -77,4 +78,29 @@ function valueAt(config: Record<string, { value: string }>, segments: (string | 
 
 export function describeError(e: unknown): string {
   return e instanceof DiagnosticError ? e.message : (e as Error).message;
+}
+
+/**
+ * The end of `nfv scale`, `heal` and `change-ext-conn`: writes the operation's config changes,
+ * then runs `up` (replacing `op.replace`); with `preview`, a diff preview, and the config is put
+ * back whatever the preview did. A failed `up` keeps the changes: running `up` again converges.
+ */
+export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io): Promise<number> {
+  const undo = await applyConfigChanges(stack, op.configChanges);
+  try {
+    if (preview) {
+      try {
+        io.out((await stack.preview({ color: "never", diff: true, replace: op.replace })).stdout);
+      } finally {
+        await undo();
+      }
+    } else {
+      const result = await stack.up({ color: "never", replace: op.replace });
+      io.out(`up: ${result.summary.result}\n`);
+    }
+  } catch (e) {
+    io.err(`nfv ${command}: ${(e as Error).message}\n`);
+    return EXIT_PROBLEMS;
+  }
+  return EXIT_OK;
 }

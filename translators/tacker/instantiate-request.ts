@@ -80,18 +80,22 @@ export interface InstantiateRequestResult {
 
 /** Parses and validates a param file; `request` is set only when there is no error. */
 export function readInstantiateRequest(text: string, file: string): InstantiateRequestResult {
+  return readRequest<InstantiateVnfRequest>(text, file, "the instantiate request", (check, value) => check.request(value));
+}
+
+/** What both request readers do around their field checks: parse with positions, warn at comments. */
+function readRequest<T>(text: string, file: string, what: string, checkFields: (check: Checker, value: unknown) => void): { request?: T; diagnostics: Diagnostic[] } {
   const parsed = parseYaml(text, file);
   const bag = new DiagnosticBag();
   bag.add(...parsed.diagnostics.items);
   const doc = parsed.documents[0];
   if (!doc) {
-    if (!bag.hasErrors()) bag.error("REQUEST_EMPTY", "the instantiate request is empty", { file });
+    if (!bag.hasErrors()) bag.error("REQUEST_EMPTY", `${what} is empty`, { file });
     return { diagnostics: bag.items };
   }
   warnAboutComments(file, text, bag);
-  const check = new Checker(doc, bag);
-  check.request(doc.value);
-  return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as InstantiateVnfRequest, diagnostics: bag.items };
+  checkFields(new Checker(doc, bag), doc.value);
+  return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as T, diagnostics: bag.items };
 }
 
 /**
@@ -106,17 +110,7 @@ export interface ChangeExtVnfConnectivityRequest {
 
 /** Parses and validates a change-ext-conn param file; `request` is set only when there is no error. */
 export function readChangeExtConnRequest(text: string, file: string): { request?: ChangeExtVnfConnectivityRequest; diagnostics: Diagnostic[] } {
-  const parsed = parseYaml(text, file);
-  const bag = new DiagnosticBag();
-  bag.add(...parsed.diagnostics.items);
-  const doc = parsed.documents[0];
-  if (!doc) {
-    if (!bag.hasErrors()) bag.error("REQUEST_EMPTY", "the change-ext-conn request is empty", { file });
-    return { diagnostics: bag.items };
-  }
-  warnAboutComments(file, text, bag);
-  new Checker(doc, bag).changeExtConn(doc.value);
-  return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as ChangeExtVnfConnectivityRequest, diagnostics: bag.items };
+  return readRequest<ChangeExtVnfConnectivityRequest>(text, file, "the change-ext-conn request", (check, value) => check.changeExtConn(value));
 }
 
 /**
