@@ -120,6 +120,7 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
     ...(c.floatingIp ? { floatingIp: c.floatingIp } : {}),
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
+    healGeneration: entry.healGeneration,
     sshPrivateKey: privateKey(entry.ssh),
     sshHostKey: entry.ssh?.hostKey,
     sshPublicKey: entry.ssh?.publicKey,

@@ -45,7 +45,7 @@ export interface VnfEntry {
   scaleLevels?: Record<string, number>;
   /** VM VNFs: heal counter per VNFC, raised by `nfv heal`. */
   healGenerations?: Record<string, number>;
-  /** CNFs: whole-VNF heal counter, raised by `nfv heal`. */
+  /** CNFs and Kubernetes clusters: whole-VNF heal counter, raised by `nfv heal` without VNFC ids. */
   healGeneration?: number;
   /** VM VNFs with LCM hooks: how to log in to the VNFCs. */
   ssh?: VnfcLogin;

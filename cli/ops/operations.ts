@@ -124,6 +124,7 @@ export function planHealOperation(prepared: PreparedVnf[], deployed: Record<stri
     return { vnf: name, configChanges: [], replace: [], podDeletions: deletions, summary: deletions.map((d) => `pod ${d.namespace ?? ""}/${d.name} deleted${d.recreate ? " and created again" : ""}`) };
   }
   const vnfcs = (deployed[name]?.vnfcs ?? {}) as Record<string, HealVnfc>;
+  if (p.component === "kubernetes-cluster" && args.vnfcIds.length === 0) return planWholeClusterHeal(p, vnfcs);
   const flavour = p.model!.flavours.find((f) => f.id === p.request!.flavourId)!;
   const heal = planVmHeal({ vnfcs, vnfcIds: args.vnfcIds, healGenerations: p.entry.healGenerations, hookOperations: flavour.lcmHooks.map((h) => h.operation) });
   return {
@@ -132,5 +133,29 @@ export function planHealOperation(prepared: PreparedVnf[], deployed: Record<stri
     replace: heal.replace,
     podDeletions: [],
     summary: [...heal.vnfcIds.map((id) => `server of VNFC ${id} replaced; ports and volumes kept`), ...heal.hooks.map((h) => `${h.operation} on ${h.vnfcId}`)],
+  };
+}
+
+/**
+ * Heal of a whole cluster, as Tacker's heal of the entire VNF: every server replaced (ports and
+ * volumes kept) and the cluster made again on them. Healing all masters one by one would leave no
+ * survivor to join, so the per-VNFC heal counters go (the first master runs `kubeadm init` again)
+ * and the cluster's own counter goes up.
+ */
+function planWholeClusterHeal(p: PreparedVnf, vnfcs: Record<string, HealVnfc>): Operation {
+  const name = p.entry.name;
+  const heal = planVmHeal({ vnfcs, vnfcIds: [] });
+  const next = (p.entry.healGeneration ?? 0) + 1;
+  // One key at a time: `--preview` writes each value back on its own.
+  const forget: ConfigChange[] = Object.keys(p.entry.healGenerations ?? {}).map((id) => ({ key: configKey(name, "heal_generations", id), remove: true }));
+  return {
+    vnf: name,
+    configChanges: [{ key: configKey(name, "heal_generation"), value: String(next) }, ...forget],
+    replace: heal.replace,
+    podDeletions: [],
+    summary: [
+      `every server replaced (${heal.vnfcIds.join(", ")}); ports and volumes kept`,
+      `the cluster made again on them: kubeadm init on the first master, every other node joins (heal generation ${next})`,
+    ],
   };
 }

@@ -54,8 +54,10 @@ export interface K8sClusterArgs {
   installationParam?: Record<string, unknown>;
   /** Scale level per aspect (stack config); only the worker aspect may change after instantiation. */
   scaleLevels?: Record<string, number>;
-  /** Heal generation per VNFC (stack config, raised by `nfv heal`). */
+  /** Heal generation per VNFC (stack config, raised by `nfv heal --vnfc`). */
   healGenerations?: Record<string, number>;
+  /** Whole-cluster heal generation (stack config `heal_generation`, raised by `nfv heal` without VNFCs): the cluster is made again. */
+  healGeneration?: number;
   /** SSH private key (preferred over the parameters' passwords); secret. */
   sshPrivateKey?: pulumi.Input<string>;
   /** Pinned SSH host key (authorized_keys format). */

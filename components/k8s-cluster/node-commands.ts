@@ -6,14 +6,17 @@
  *   other masters, one after the other: join-credentials (on its anchor) → join-node (control plane)
  *   workers, in parallel after the masters: join-credentials → join-node
  *   every master (HA): configure-lb with every master, after all joins (re-adds a healed master)
+ *   every master, with helm_installation_script_path: the package's script, once it is in the cluster
  *   every worker: a delete-only drain on its anchor (scale-in: before the VM goes away)
  *   heal (generation > 0), before the server is replaced: configure-lb without the node on every
  *   other master (HA), then remove-node on its anchor (drain/delete, etcd member for a master)
+ *   whole heal (every server new): all of the above again, init included
  *
  * Join credentials and init outputs are secret Command outputs (stdout); they reach the joining node
  * as a secret stdin. Command strings carry nothing but script paths.
  */
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
@@ -89,24 +92,31 @@ export class NodeCommands {
       this.all.set(n, cni);
       before.push(cni);
     }
-    const init = this.run("init", first, "init-master.sh", this.initStdin(first), { dependsOn: before, secretStdout: true });
+    // Only a whole heal runs init again (every server is new). Not the first server's id: a healed
+    // first master joins the survivors, and an init before that join would start a second cluster.
+    const wholeHeal = this.args.healGeneration ?? 0;
+    const init = this.run("init", first, "init-master.sh", this.initStdin(first), { dependsOn: before, secretStdout: true, ...(wholeHeal > 0 ? { triggers: [wholeHeal] } : {}) });
 
     // Control planes join one at a time (etcd adds one member at a time); workers in parallel after them.
     let last: command.remote.Command = init;
-    const masterJoins: command.remote.Command[] = [];
+    const inCluster = new Map<string, command.remote.Command>([[first.vnfcId, init]]);
     for (const m of this.masters.filter((x) => x.bootstrap === "join")) {
       last = this.join(m, [init, last, ready.get(m.vnfcId)!]);
-      masterJoins.push(last);
+      inCluster.set(m.vnfcId, last);
     }
+    const masterJoins = this.masters.filter((x) => x.bootstrap === "join").map((m) => inCluster.get(m.vnfcId)!);
     for (const w of this.workers) {
       const join = this.join(w, [init, last, ready.get(w.vnfcId)!]);
       // Delete-only: runs when the worker leaves the program (scale-in), before its VM is deleted.
       this.run(`${w.vnfcId}-drain`, this.node(w.anchor), "remove-node.sh", stdinLines([["NODE_NAME", w.name], ["ROLE", "worker"], ["ON_DRAIN_FAILURE", "fail"]]), { dependsOn: [join], onDelete: true });
     }
     if (this.vip) {
-      const gens = this.masters.map((m) => m.healGeneration);
-      for (const m of this.masters) this.run(`${m.vnfcId}-lb`, m, "configure-lb.sh", this.lbStdin(m), { dependsOn: [init, ...masterJoins], triggers: gens });
+      // Again after any master is healed or new: every master's backends and its own HAProxy.
+      const triggers = [...this.masters.map((m) => m.healGeneration), ...this.masters.map((m) => this.addr[m.vnfcId].serverId)];
+      for (const m of this.masters) this.run(`${m.vnfcId}-lb`, m, "configure-lb.sh", this.lbStdin(m), { dependsOn: [init, ...masterJoins], triggers });
     }
+    const helm = this.plan.installation.helmInstallationScriptPath;
+    if (helm) for (const m of this.masters) this.installHelm(m, helm, inCluster.get(m.vnfcId)!);
     return init;
   }
 
@@ -139,15 +149,37 @@ export class NodeCommands {
         ["KUBERNETES_PACKAGE_VERSION", v.kubernetesPackage], ["CONTAINERD_PACKAGE", v.containerdPackageName], ["CONTAINERD_PACKAGE_VERSION", v.containerdPackage],
         ["EXTRA_PACKAGES", n.role === "master" && v.etcdClientPackage ? `etcd-client=${v.etcdClientPackage}` : undefined],
         ["APT_SOURCE_B64", this.args.aptSource ? b64(this.args.aptSource) : undefined],
+        ...this.proxyFields(ips, vip),
       ];
-      if (inst.proxy) {
-        fields.push(["HTTP_PROXY", inst.proxy.httpProxy], ["HTTPS_PROXY", inst.proxy.httpsProxy], ["NO_PROXY", noProxy({
-          user: inst.proxy.noProxy, nodeIps: nodes.map((x) => x.ip), nodeNames: nodes.map((x) => x.name), vip, podCidr: inst.master.podCidr,
-          serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: inst.registries.map((r) => r.server),
-        })]);
-      }
       return stdinLines(fields);
     });
+  }
+
+  /** HTTP(S)_PROXY and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
+  private proxyFields(ips: Record<string, string>, vip: string | undefined): StdinField[] {
+    const inst = this.plan.installation;
+    if (!inst.proxy) return [];
+    return [["HTTP_PROXY", inst.proxy.httpProxy], ["HTTPS_PROXY", inst.proxy.httpsProxy], ["NO_PROXY", noProxy({
+      user: inst.proxy.noProxy, nodeIps: this.plan.nodes.map((x) => ips[x.vnfcId]), nodeNames: this.plan.nodes.map((x) => x.name), vip,
+      podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: inst.registries.map((r) => r.server),
+    })]];
+  }
+
+  /**
+   * The package's Helm installation script on master `m`, once it is in the cluster (`after`):
+   * copied next to the mgmt scripts and run by install-helm.sh. Again on a new server (heal) and
+   * when the script changes.
+   */
+  private installHelm(m: PlannedNode, script: string, after: pulumi.Resource): void {
+    const local = path.join(this.args.packageDir!, script);
+    const remote = `${REMOTE_SCRIPTS}/package-${path.basename(script)}`;
+    const serverId = this.addr[m.vnfcId].serverId;
+    const n = `${this.name}-${m.vnfcId}-copy-helm-script`;
+    const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.FileAsset(local), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
+    this.all.set(n, copy);
+    const digest = createHash("sha256").update(readFileSync(local)).digest("hex");
+    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined)]).apply(([ips, vip]) => stdinLines([["SCRIPT", remote], ...this.proxyFields(ips, vip)]));
+    this.run(`${m.vnfcId}-helm`, m, "install-helm.sh", stdin, { dependsOn: [copy], triggers: [serverId, digest] });
   }
 
   private registriesStdin(): string {

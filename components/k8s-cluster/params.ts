@@ -75,6 +75,7 @@ export interface K8sClusterInstallation {
   /** Present only when both `http_proxy` and `https_proxy` are set, as in Tacker. */
   proxy?: ProxyParams;
   registries: RegistryConnection[];
+  /** `helm_installation_script_path`: package-relative script run on every master once it is in the cluster. */
   helmInstallationScriptPath?: string;
 }
 
@@ -145,7 +146,7 @@ class Reader {
     }
     const vimName = this.str(p, "vim_name", ROOT, false);
     const helm = this.str(p, "helm_installation_script_path", ROOT, false);
-    if (helm) this.warn("K8S_UNSUPPORTED", "helm_installation_script_path: Helm is not installed by nfv:k8s:Cluster yet; the cluster is created without it", at("helm_installation_script_path"));
+    if (helm !== undefined) this.packageFile(helm, at("helm_installation_script_path"), "K8S_HELM_SCRIPT_PATH");
     for (const k of ["storage_server", "pv_registration_params"]) {
       if (p[k] !== undefined && p[k] !== null) this.warn("K8S_UNSUPPORTED", `${k}: the NFS storage server is not supported by nfv:k8s:Cluster yet; ignored`, at(k));
     }
@@ -254,7 +255,7 @@ class Reader {
       else if (server !== undefined && seen.has(server)) this.err("K8S_REGISTRY_SERVER", `server \`${server}\` is already listed at [${seen.get(server)}]`, [...a, "server"]);
       if (server !== undefined) seen.set(server, i);
       const cert = this.str(r, "certificate_path", a, false);
-      if (cert !== undefined) this.packageFile(cert, [...a, "certificate_path"]);
+      if (cert !== undefined) this.packageFile(cert, [...a, "certificate_path"], "K8S_CERTIFICATE_PATH");
       if (cert !== undefined && type === "0") this.warn("K8S_CERTIFICATE_UNUSED", "certificate_path is used only with connection_type \"1\" (HTTPS)", [...a, "certificate_path"]);
       const hosts = this.oneLine(r, "hosts_string", a);
       if (hosts !== undefined && !validHostsLine(hosts)) this.err("K8S_HOSTS_STRING", `hosts_string \`${hosts}\` is not an /etc/hosts line (IP FQDN)`, [...a, "hosts_string"]);
@@ -287,11 +288,13 @@ class Reader {
     return r.cidr;
   }
 
-  private packageFile(rel: string, at: YamlPath): void {
+  /** A package-relative file the cluster needs (`certificate_path`, `helm_installation_script_path`). */
+  private packageFile(rel: string, at: YamlPath, code: string): void {
+    const field = String(at[at.length - 1]);
     const norm = path.posix.normalize(rel);
-    if (norm.startsWith("../") || path.isAbsolute(norm)) this.err("K8S_CERTIFICATE_PATH", `certificate_path ${rel} must be inside the package`, at);
-    else if (!this.opts.packageDir) this.err("K8S_CERTIFICATE_PATH", `certificate_path ${rel} is given but there is no package directory to take it from`, at);
-    else if (!existsSync(path.join(this.opts.packageDir, norm))) this.err("K8S_CERTIFICATE_PATH", `certificate_path ${rel} is not in the package ${this.opts.packageDir}`, at);
+    if (norm.startsWith("../") || path.isAbsolute(norm)) this.err(code, `${field} ${rel} must be inside the package`, at);
+    else if (!this.opts.packageDir) this.err(code, `${field} ${rel} is given but there is no package directory to take it from`, at);
+    else if (!existsSync(path.join(this.opts.packageDir, norm))) this.err(code, `${field} ${rel} is not in the package ${this.opts.packageDir}`, at);
   }
 
   private object(raw: unknown, at: YamlPath, required: boolean): Obj | undefined {

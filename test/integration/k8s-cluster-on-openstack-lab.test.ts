@@ -207,6 +207,8 @@ beforeAll(() => {
   cpSync(PACKAGE, path.join(work, "package"), { recursive: true });
   mkdirSync(path.join(work, "package/Files"), { recursive: true });
   cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), path.join(work, "package/Files/registry-ca.crt"));
+  // And its Helm installation script (helm_installation_script_path of the complex request).
+  cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Scripts"), path.join(work, "package/Scripts"), { recursive: true });
 }, 1_800_000);
 
 afterAll(() => {
@@ -322,6 +324,44 @@ describe.skipIf(!enabled)("K8sCluster flavour simple on the lab OpenStack: up, w
     expect(delSeconds).toBeLessThanOrEqual(Number(removed![1]) * 3600 + Number(removed![2]) * 60 + Number(removed![3]));
   });
 
+  it("nfv heal of the whole VNF: every server replaced on its ports, the cluster made again (init on the new master, both workers join it)", async () => {
+    const before = Object.fromEntries(c.servers().map((s) => [s.Name, s.ID]));
+    const ports = () => os<{ ID: string; Name: string }[]>("port", "list").filter((p) => p.Name.startsWith("k8ss-")).map((p) => p.ID).sort();
+    const portsBefore = ports();
+    const oldCluster = clusterState(endpoint).dir;
+    const caOf = async () => (await c.stack.outputs()).vnfs.value.k8ss.caCertificate as string | undefined;
+    const caBefore = await caOf();
+    const from = since();
+    await c.run("simple whole heal", () => nfvOk(c.nfv("heal", "--stack", c.name, "--vnf", "k8ss")));
+    const after = c.servers();
+    expect(after.map((s) => [s.Name, s.Status])).toEqual(Object.keys(before).sort().map((n) => [n, "ACTIVE"]));
+    for (const s of after) expect(s.ID, s.Name).not.toBe(before[s.Name]);
+    expect(ports()).toEqual(portsBefore);
+    const config = await c.stack.getAllConfig();
+    const entry = JSON.parse(config["pulumi-nfv:vnfs"].value).k8ss as Record<string, unknown>;
+    expect(entry.heal_generation).toBe(1);
+
+    const log = calls("k8ss-vnf-", from);
+    const [initAt] = inOrder(on(log, "k8ss-vnf-masterNode-0"), [
+      ["kubeadm init on the new master", is("kubeadm", /^init --config /)],
+      ["a bootstrap token for the workers", is("kubeadm", /^token create --ttl 1h/)],
+    ]).map((i) => on(log, "k8ss-vnf-masterNode-0")[i].ts);
+    for (const w of ["workerNode-0", "workerNode-1"]) {
+      const joined = on(log, `k8ss-vnf-${w}`).find(is("kubeadm", /as worker \(token ok, ca-cert-hash ok \(openssl\)\)$/, "emul"));
+      expect(joined, `${w} joined the new cluster`).toBeDefined();
+      expect(joined!.ts).toBeGreaterThan(initAt);
+    }
+    const state = clusterState(endpoint);
+    expect(state.dir, "the endpoint leads to a new cluster").not.toBe(oldCluster);
+    expect(state.nodes).toEqual(["k8ss-masternode-0", "k8ss-workernode-0", "k8ss-workernode-1"]);
+    expect(state.members).toEqual(["k8ss-masternode-0"]);
+    // The VIM's CA is the new cluster's.
+    const caAfter = await caOf();
+    expect(caAfter).toContain("BEGIN CERTIFICATE");
+    expect(caAfter).not.toBe(caBefore);
+    expect(caAfter!.trim()).toBe(readFileSync(path.join(state.dir, "pki/ca.crt"), "utf8").trim());
+  });
+
   it("destroy leaves no server or port of the cluster", async () => {
     await timed("simple destroy", () => c.stack.destroy({ color: "never" }));
     expect(c.servers()).toEqual([]);
@@ -380,6 +420,14 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
     expect(hostFile(w, "etc/containerd/certs.d/registry.example:5443/ca.crt")).toBe(readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), "utf8").trimEnd() + "\n");
     expect(statSync(path.join(labEnv.state_dir, "hosts", w, "root/var/lib/kubelet/config.json")).mode & 0o777).toBe(0o600);
     expect(hostFile(w, "etc/hosts")).toContain("192.168.246.11 registry.example");
+    // helm_installation_script_path: the package's script ran on every master (none on the workers),
+    // with the admin kubeconfig and the request's proxy in its environment.
+    for (const i of [0, 1, 2]) {
+      const env = hostFile(c.server(`masterNode-${i}`).ID, "var/tacker/helm/install.env");
+      expect(env, `masterNode-${i}`).toBe("KUBECONFIG=/etc/kubernetes/admin.conf\nhttp_proxy=http://user1:password1@host1:port1\nno_proxy_set=yes\n");
+      expect(hostFile(c.server(`masterNode-${i}`).ID, "usr/local/bin/helm")).toContain("fixture install_helm.sh");
+    }
+    expect(existsSync(path.join(labEnv.state_dir, "hosts", w, "root/usr/local/bin/helm"))).toBe(false);
   });
 
   it("nfv heal --vnfc masterNode-1: out of the survivors' HAProxy, node and etcd member removed, server replaced, rejoined, backends restored", async () => {
@@ -419,6 +467,8 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
     expect(state.nodes).toHaveLength(5);
     // The replaced host is a fresh tree (its own new certificates), the call log continued across it.
     expect(hostFile(after.ID, "etc/kubernetes/admin.conf")).toContain(`server: https://${endpoint}`);
+    // Helm again on the new master, after it rejoined.
+    expect(hostFile(after.ID, "usr/local/bin/helm")).toContain("fixture install_helm.sh");
   });
 
   it("destroy leaves no server or port of the cluster", async () => {

@@ -59,6 +59,19 @@ start() {
   log "started $name (pid $!)"
 }
 
+# restart NAME START_FUNCTION: stop the recorded process's session (TERM, KILL after 15 s), start it again.
+restart() {
+  local name="$1" pid i
+  if running "$name"; then
+    pid="$(<"$(pidfile "$name")")"
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    for ((i = 0; i < 15; i++)); do running "$name" || break; sleep 1; done
+    if running "$name"; then kill -KILL -- "-$pid" 2>/dev/null || true; sleep 1; fi
+  fi
+  rm -f "$(pidfile "$name")"
+  "$2"
+}
+
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 wait_for() { # wait_for SECONDS DESCRIPTION CMD...: poll CMD every second

@@ -40,7 +40,16 @@ export function labUp(): LabFacts {
     mkdirSync(path.dirname(STARTED_MARKER), { recursive: true });
     writeFileSync(STARTED_MARKER, `${new Date().toISOString()}\n`);
   }
-  const out = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
+  const up = () => execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
+  let out: string;
+  try {
+    out = up();
+  } catch (e) {
+    // `up` is idempotent: a second one keeps what the first started and waits again. One CI run saw
+    // the first up give up on services that were ready minutes later.
+    console.error(`lab/openstack/up failed (${(e as Error).message.split("\n")[0]}); trying once more`);
+    out = up();
+  }
   return Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 }
 

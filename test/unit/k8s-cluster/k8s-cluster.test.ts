@@ -4,6 +4,9 @@
  * ports, VIP address pairs, commands and their dependency order, where secrets flow and the
  * outputs; not that kubeadm, SSH or OpenStack accept them (the bats tests cover the scripts).
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import type * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -258,8 +261,8 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     expect(without).toContain("k8s-masternode-2");
     expect(field(stdinOf("k8s-masterNode-1-heal-remove"), "ROLE")).toBe("master");
     expect(one("k8s-masterNode-1-join").inputs.triggers).toEqual(["k8s-vnf-masterNode-1-id", 1]);
-    // Every master's LB step runs again after the joins (heal generations in its triggers): the backend comes back.
-    expect(one("k8s-masterNode-0-lb").inputs.triggers).toEqual([0, 1, 0]);
+    // Every master's LB step runs again after the joins (heal generations and server ids in its triggers): the backend comes back.
+    expect(one("k8s-masterNode-0-lb").inputs.triggers).toEqual([0, 1, 0, ...M.map((m) => `k8s-vnf-${m}-id`)]);
   });
 
   it("heal of the first master: it joins through the second master; init is not run again", async () => {
@@ -269,5 +272,37 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     one("k8s-masterNode-0-join");
     expect(one("k8s-init").inputs.triggers).toBeUndefined();
     expect(field(stdinOf("k8s-masterNode-0-join-credentials"), "ROLE")).toBe("master");
+  });
+
+  it("helm_installation_script_path: the package's script copied to every master once it is in the cluster, run by install-helm.sh with the proxy on stdin", async () => {
+    const { deps } = build(COMPLEX);
+    await settle();
+    const script = readFileSync(path.join(K8S_FIXTURES, "Scripts/install_helm.sh"));
+    expect(deps.get("k8s-masterNode-0-copy-helm-script")).toEqual(["k8s-init"]);
+    expect(deps.get("k8s-masterNode-2-copy-helm-script")).toEqual(["k8s-masterNode-2-join"]);
+    for (const m of M) {
+      const copy = one(`k8s-${m}-copy-helm-script`).inputs;
+      expect(copy.remotePath).toBe("/var/tmp/nfv/k8s/package-install_helm.sh");
+      expect(deps.get(`k8s-${m}-helm`)).toEqual([`k8s-${m}-copy-helm-script`]);
+      const run = one(`k8s-${m}-helm`).inputs;
+      expect(run.create).toBe("sudo -n /bin/bash /var/tmp/nfv/k8s/install-helm.sh");
+      expect(run.triggers).toEqual([`k8s-vnf-${m}-id`, createHash("sha256").update(script).digest("hex")]);
+      const stdin = stdinOf(`k8s-${m}-helm`);
+      expect(field(stdin, "SCRIPT")).toBe("/var/tmp/nfv/k8s/package-install_helm.sh");
+      expect(field(stdin, "HTTP_PROXY")).toBe("http://user1:password1@host1:port1");
+      expect(field(stdin, "NO_PROXY")?.split(",")).toEqual(expect.arrayContaining(["10.10.0.100", "10.10.0.0/24", "localhost"]));
+    }
+    expect(registered.some((r) => r.name.startsWith("k8s-workerNode-") && r.name.includes("helm"))).toBe(false);
+  });
+
+  it("whole heal (cluster heal generation): init runs again on the first master, nobody joins it as a healed node, no heal steps", async () => {
+    const { deps } = build(COMPLEX, { healGeneration: 2 });
+    await settle();
+    expect(one("k8s-init").inputs.triggers).toEqual([2]);
+    expect(registered.some((r) => r.name === "k8s-masterNode-0-join" || r.name.includes("-heal-"))).toBe(false);
+    expect(deps.get("k8s-masterNode-1-join-credentials")).toEqual(["k8s-init", "k8s-masterNode-1-registries"]);
+    // Every other step is tied to its server: new servers run them all again.
+    expect(one("k8s-workerNode-1-join").inputs.triggers).toEqual(["k8s-vnf-workerNode-1-id", 0]);
+    expect(one("k8s-masterNode-2-prepare").inputs.triggers).toEqual(["k8s-vnf-masterNode-2-id"]);
   });
 });

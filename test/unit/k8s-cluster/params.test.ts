@@ -152,6 +152,16 @@ describe("readK8sClusterInstallation", () => {
     ]);
   });
 
+  it("helm_installation_script_path: kept when the package has it; missing or outside the package is an error at the field", () => {
+    const ok = read(params({ helm_installation_script_path: "Scripts/install_helm.sh" }), { packageDir: K8S_FIXTURES });
+    expect(ok.value?.helmInstallationScriptPath).toBe("Scripts/install_helm.sh");
+    expect(ok.bag.errors()).toEqual([]);
+    for (const [file, message] of [["Scripts/nope.sh", `helm_installation_script_path Scripts/nope.sh is not in the package ${K8S_FIXTURES}`], ["/usr/bin/helm", "helm_installation_script_path /usr/bin/helm must be inside the package"]]) {
+      const r = read(params({ helm_installation_script_path: file }), { packageDir: K8S_FIXTURES });
+      expect(r.bag.errors().map((d) => [d.code, d.message, d.path])).toEqual([["K8S_HELM_SCRIPT_PATH", message, "additionalParams.k8s_cluster_installation_param.helm_installation_script_path"]]);
+    }
+  });
+
   it("missing required keys, wrong types, unknown keys; unsupported features warned", () => {
     const r = read({ master_node: { username: 7 }, worker_node: "w", colour: "blue", storage_server: {} });
     expect(r.value).toBeUndefined();

@@ -149,4 +149,19 @@ describe("nfv scale and nfv heal of a cluster", () => {
     expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.k8sc.heal_generations.masterNode-1", value: "1" }]);
     expect(op.replace).toEqual([urn("masterNode-1")]);
   });
+
+  it("heal of the whole cluster replaces every server, forgets the per-VNFC heal generations (the first master inits again) and raises the cluster's", async () => {
+    const p = await prepared(COMPLEX, { heal_generations: { "masterNode-0": 2, "workerNode-0": 1 }, heal_generation: 1 });
+    const urn = (id: string) => `urn:pulumi:it::pulumi-nfv::nfv:k8s:Cluster$nfv:vnf:VmVnf$openstack:compute/instance:Instance::k8sc-vnf-${id}`;
+    const ids = ["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0", "workerNode-1"];
+    const vnfcs = Object.fromEntries(ids.map((id) => [id, { vdu: id.split("-")[0], index: Number(id.at(-1)), serverUrn: urn(id), ports: { CP: { portUrn: `${urn(id)}-port` } }, volumeUrns: [] }]));
+    const op = planHealOperation(p, { k8sc: { vnfcs } }, { vnfcIds: [] });
+    expect(op.replace).toEqual(ids.map(urn));
+    expect(op.configChanges).toEqual([
+      { key: "pulumi-nfv:vnfs.k8sc.heal_generation", value: "2" },
+      { key: "pulumi-nfv:vnfs.k8sc.heal_generations.masterNode-0", remove: true },
+      { key: "pulumi-nfv:vnfs.k8sc.heal_generations.workerNode-0", remove: true },
+    ]);
+    expect(op.summary[1]).toMatch(/kubeadm init on the first master/);
+  });
 });
