@@ -57,6 +57,7 @@ start() {
   setsid "$@" </dev/null >>"$S/log/$name.log" 2>&1 &
   echo $! >"$(pidfile "$name")"
   log "started $name (pid $!)"
+  disown "$!"   # not this shell's job: its end (a restart's kill) is not reported here
 }
 
 # restart NAME START_FUNCTION: stop the recorded process's session (TERM, KILL after 15 s), start it again.
