@@ -99,12 +99,14 @@ export class NodeCommands {
 
     // Control planes join one at a time (etcd adds one member at a time); workers in parallel after them.
     let last: command.remote.Command = init;
+    const masterJoins: command.remote.Command[] = [];
+    // The step after which each master is in the cluster.
     const inCluster = new Map<string, command.remote.Command>([[first.vnfcId, init]]);
     for (const m of this.masters.filter((x) => x.bootstrap === "join")) {
       last = this.join(m, [init, last, ready.get(m.vnfcId)!]);
+      masterJoins.push(last);
       inCluster.set(m.vnfcId, last);
     }
-    const masterJoins = this.masters.filter((x) => x.bootstrap === "join").map((m) => inCluster.get(m.vnfcId)!);
     for (const w of this.workers) {
       const join = this.join(w, [init, last, ready.get(w.vnfcId)!]);
       // Delete-only: runs when the worker leaves the program (scale-in), before its VM is deleted.

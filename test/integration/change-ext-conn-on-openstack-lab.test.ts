@@ -7,14 +7,13 @@
  * and `_end` at the new one, and a second change appended to the first keeps both applied.
  * Needs the openstack provider plugin; skipped without it.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
-import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
+import { ROOT, runNfv, type LocalStack } from "./harness";
+import { openLabStack, type LabStack } from "./lab/lab-stack";
+import { labResources, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
 const STACK = "it-change-ext-conn";
 const VNF = "cec";
@@ -22,6 +21,7 @@ const VNF = "cec";
 const [OLD_IP, NEW_IP, NEWER_IP] = ["10.10.0.252", "10.10.0.253", "10.10.0.254"];
 const enabled = openstackPluginInstalled();
 
+let lab: LabStack | undefined;
 let local: LocalStack;
 let stack: Stack;
 let facts: LabFacts = {};
@@ -59,30 +59,18 @@ function hookLog(serverId: string): [string, string][] {
 
 describe.skipIf(!enabled)("change of external connectivity on the lab OpenStack, by nfv change-ext-conn", () => {
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), "nfv-it-cec-"));
-    facts = labUp();
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "nfv-it", "-f", path.join(work, "id_ed25519")]);
-    local = await openLocalStack({ stackName: STACK });
-    stack = local.stack;
-    const set = (key: string, value: string) => stack.setConfig(`pulumi-nfv:${key}`, { value }, true);
-    await set("vims.lab.file", facts.vim_config);
-    await set(`vnfs.${VNF}.vim`, "lab");
-    await set(`vnfs.${VNF}.package`, path.join(ROOT, "../shared/vnf-packages/helloworld3"));
-    await set(`vnfs.${VNF}.instantiate_request`, request(OLD_IP, false));
-    await set(`vnfs.${VNF}.ssh.cp`, "CP1");
-    await set(`vnfs.${VNF}.ssh.user`, "cirros");
-    await set(`vnfs.${VNF}.ssh.private_key_file`, path.join(work, "id_ed25519"));
-    await set(`vnfs.${VNF}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+    lab = await openLabStack(STACK);
+    ({ facts, work, local, stack } = lab);
+    await lab.set(`vnfs.${VNF}.vim`, "lab");
+    await lab.set(`vnfs.${VNF}.package`, path.join(ROOT, "../shared/vnf-packages/helloworld3"));
+    await lab.set(`vnfs.${VNF}.instantiate_request`, request(OLD_IP, false));
+    await lab.setSsh(VNF, "cirros", "CP1");
     const script = path.join(ROOT, "test/fixtures/vnf/hooks/record.sh");
-    for (const op of ["instantiate_end", "change_external_connectivity_start", "change_external_connectivity_end"]) await set(`vnfs.${VNF}.hooks.${op}`, script);
+    for (const op of ["instantiate_end", "change_external_connectivity_start", "change_external_connectivity_end"]) await lab.set(`vnfs.${VNF}.hooks.${op}`, script);
   }, 1_800_000);
 
   afterAll(async () => {
-    await stack?.destroy({ color: "never" }).catch(() => undefined);
-    await stack?.workspace.removeStack(STACK).catch(() => undefined);
-    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
-    local?.dispose();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await lab?.close();
   }, 900_000);
 
   let serverId = "";

@@ -6,19 +6,20 @@
  * OpenStack API with the `openstack` CLI. Needs the openstack provider plugin (the lab's own
  * bridge build, lab/toolchain/README.md); skipped, saying why, without it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
-import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
+import { ROOT, runNfv, type LocalStack } from "./harness";
+import { openLabStack, type LabStack } from "./lab/lab-stack";
+import { labResources, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
 const STACK = "it-openstack";
 // Outside the subnet's DHCP pool (.10-.250): never taken by another port of the lab.
 const FIXED_IP = "10.10.0.251";
 const enabled = openstackPluginInstalled();
 
+let lab: LabStack | undefined;
 let local: LocalStack;
 let stack: Stack;
 let labEnv: LabFacts = {};
@@ -53,22 +54,15 @@ function labRequest(level: string): string {
 
 describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up", () => {
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), "nfv-it-openstack-"));
-    labEnv = labUp();
-    local = await openLocalStack({ stackName: STACK });
-    stack = local.stack;
-    await stack.setConfig("pulumi-nfv:vims.lab.file", { value: labEnv.vim_config }, true);
-    await stack.setConfig("pulumi-nfv:vnfs.hw.vim", { value: "lab" }, true);
-    await stack.setConfig("pulumi-nfv:vnfs.hw.package", { value: path.join(ROOT, "../shared/vnf-packages/helloworld3") }, true);
-    await stack.setConfig("pulumi-nfv:vnfs.hw.instantiate_request", { value: labRequest("level1") }, true);
+    lab = await openLabStack(STACK);
+    ({ facts: labEnv, work, local, stack } = lab);
+    await lab.set("vnfs.hw.vim", "lab");
+    await lab.set("vnfs.hw.package", path.join(ROOT, "../shared/vnf-packages/helloworld3"));
+    await lab.set("vnfs.hw.instantiate_request", labRequest("level1"));
   }, 1_800_000);
 
   afterAll(async () => {
-    await stack?.destroy({ color: "never" }).catch(() => undefined);
-    await stack?.workspace.removeStack(STACK).catch(() => undefined);
-    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
-    local?.dispose();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await lab?.close();
   }, 900_000);
 
   it("level 1: Nova, Neutron and Cinder hold exactly the planned servers, ports (fixed IP on CP1) and volume", async () => {

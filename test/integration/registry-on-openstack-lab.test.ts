@@ -8,14 +8,13 @@
  * serves the same image from the kept volume and port; destroy leaves nothing. Needs the openstack
  * provider plugin; skipped without it.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
-import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
+import { ROOT, runNfv, type LocalStack } from "./harness";
+import { openLabStack, type LabStack } from "./lab/lab-stack";
+import { labResources, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const STACK = "it-registry-vm";
@@ -23,6 +22,7 @@ const VNF = "reg";
 const VNFC = "PrivateRegistryVDU-0";
 const enabled = openstackPluginInstalled();
 
+let lab: LabStack | undefined;
 let local: LocalStack;
 let stack: Stack;
 let facts: LabFacts = {};
@@ -59,28 +59,17 @@ function labRequest(): string {
 
 describe.skipIf(!enabled)("the private registry VNF on the lab OpenStack, by a real pulumi up", () => {
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), "nfv-it-registry-vm-"));
-    facts = labUp();
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "nfv-it", "-f", path.join(work, "id_ed25519")]);
-    local = await openLocalStack({ stackName: STACK });
-    stack = local.stack;
-    const set = (key: string, value: string) => stack.setConfig(`pulumi-nfv:${key}`, { value }, true);
-    await set("vims.lab.file", facts.vim_config);
-    await set(`vnfs.${VNF}.vim`, "lab");
-    await set(`vnfs.${VNF}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
-    await set(`vnfs.${VNF}.instantiate_request`, labRequest());
-    await set(`vnfs.${VNF}.ssh.user`, "ubuntu");
-    await set(`vnfs.${VNF}.ssh.private_key_file`, path.join(work, "id_ed25519"));
-    await set(`vnfs.${VNF}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
-    await set(`vnfs.${VNF}.mode`, "native");
+    lab = await openLabStack(STACK);
+    ({ facts, work, local, stack } = lab);
+    await lab.set(`vnfs.${VNF}.vim`, "lab");
+    await lab.set(`vnfs.${VNF}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
+    await lab.set(`vnfs.${VNF}.instantiate_request`, labRequest());
+    await lab.setSsh(VNF, "ubuntu");
+    await lab.set(`vnfs.${VNF}.mode`, "native");
   }, 1_800_000);
 
   afterAll(async () => {
-    await stack?.destroy({ color: "never" }).catch(() => undefined);
-    await stack?.workspace.removeStack(STACK).catch(() => undefined);
-    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
-    local?.dispose();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await lab?.close();
   }, 900_000);
 
   it("up: one server with the key pair, one port, a 20 GiB volume attached; the hook installed the registry on it", async () => {
