@@ -32,6 +32,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import * as yaml from "js-yaml";
+import { toolchainEnv } from "../lab/toolchain/env";
 
 const REPO = resolve(__dirname, "../../..");
 const LAB = join(REPO, "lab/openstack");
@@ -326,21 +327,11 @@ async function checkReplaced(oldServer: string, oldPorts: string[], prefix: stri
 // ---------------------------------------------------------------------------------------------
 // Pulumi: the project's program through the Automation API on a private file backend.
 
-function toolchainEnv(): Record<string, string> {
-  const out = execFileSync("bash", ["-c", `. "${REPO}/lab/toolchain/env.sh" && env -0`], { encoding: "utf8" });
-  const env: Record<string, string> = {};
-  for (const entry of out.split("\0")) {
-    const i = entry.indexOf("=");
-    if (i > 0) env[entry.slice(0, i)] = entry.slice(i + 1);
-  }
-  return env;
-}
-
 interface PulumiSide { stack: Stack; env: Record<string, string>; name: string; backend: string }
 
 async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: string): Promise<PulumiSide> {
   const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
-  const env: Record<string, string> = { ...toolchainEnv(), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
+  const env: Record<string, string> = { ...toolchainEnv(REPO), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   delete env.KUBECONFIG;
   const pulumi = execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim();

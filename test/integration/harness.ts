@@ -8,19 +8,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
+import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
 import { parseYaml } from "../../translators/yaml/located-yaml";
 
 export const ROOT = path.join(__dirname, "../..");
 
-/** The environment lab/toolchain/env.sh sets up (PATH to the built CLI, plugins, offline flags). */
+/** The environment lab/toolchain/env.sh sets up, for this repository. */
 export function toolchainEnv(): Record<string, string> {
-  const out = execFileSync("bash", ["-c", `. "${ROOT}/lab/toolchain/env.sh" && env -0`], { encoding: "utf8" });
-  const env: Record<string, string> = {};
-  for (const entry of out.split("\0")) {
-    const i = entry.indexOf("=");
-    if (i > 0) env[entry.slice(0, i)] = entry.slice(i + 1);
-  }
-  return env;
+  return loadToolchainEnv(ROOT);
 }
 
 export interface LocalStack {

@@ -8,24 +8,20 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runNfv, type LocalStack } from "./harness";
+import { ROOT, runNfv } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { labResources, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
+import { labResources, openstackCli, openstackPluginInstalled } from "./lab/openstack";
 
 const STACK = "it-openstack";
 // Outside the subnet's DHCP pool (.10-.250): never taken by another port of the lab.
 const FIXED_IP = "10.10.0.251";
 const enabled = openstackPluginInstalled();
 
-let lab: LabStack | undefined;
-let local: LocalStack;
-let stack: Stack;
-let labEnv: LabFacts = {};
-let work = "";
+// The lab, the scratch directory and the stack: set by beforeAll.
+let lab!: LabStack;
 
-const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args);
+const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 
 interface Server { ID: string; Name: string; Status: string }
 interface Port { ID: string; Name: string; "Fixed IP Addresses": { ip_address: string }[] | string }
@@ -36,18 +32,18 @@ const servers = () => ours(os<Server[]>("server", "list"));
 const ports = () => ours(os<Port[]>("port", "list"));
 const volumes = () => ours(os<Volume[]>("volume", "list"));
 const ipsOf = (p: Port) => (typeof p["Fixed IP Addresses"] === "string" ? [p["Fixed IP Addresses"]] : p["Fixed IP Addresses"].map((a) => a.ip_address));
-const nfv = (...args: string[]) => runNfv(local.env, args);
+const nfv = (...args: string[]) => runNfv(lab.local.env, args);
 
 /** The request of the fixtures, pointed at the lab's provider network with a fixed address on CP1. */
 function labRequest(level: string): string {
-  const resources = labResources(labEnv);
+  const resources = labResources(lab.facts);
   const request = JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/vnf/helloworld3_${level}.json`), "utf8")) as { extVirtualLinks: { resourceId: string; extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[] }[] };
   const link = request.extVirtualLinks[0];
   link.resourceId = resources["network.lab-net"];
   const address = link.extCps[0].cpConfig[0].cpProtocolData[0].ipOverEthernet.ipAddresses[0];
   address.fixedAddresses = [FIXED_IP];
   address.subnetId = resources["subnet.lab-subnet"];
-  const file = path.join(work, `helloworld3_${level}.json`);
+  const file = path.join(lab.work, `helloworld3_${level}.json`);
   writeFileSync(file, JSON.stringify(request, null, 2));
   return file;
 }
@@ -55,7 +51,6 @@ function labRequest(level: string): string {
 describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up", () => {
   beforeAll(async () => {
     lab = await openLabStack(STACK);
-    ({ facts: labEnv, work, local, stack } = lab);
     await lab.set("vnfs.hw.vim", "lab");
     await lab.set("vnfs.hw.package", path.join(ROOT, "../shared/vnf-packages/helloworld3"));
     await lab.set("vnfs.hw.instantiate_request", labRequest("level1"));
@@ -66,7 +61,7 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
   }, 900_000);
 
   it("level 1: Nova, Neutron and Cinder hold exactly the planned servers, ports (fixed IP on CP1) and volume", async () => {
-    const up = await stack.up({ color: "never" });
+    const up = await lab.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(servers().map((s) => [s.Name, s.Status])).toEqual([["hw-VDU1-0", "ACTIVE"], ["hw-VDU2-0", "ACTIVE"]]);
     expect(ports().map((p) => p.Name)).toEqual(["hw-VDU1-0-CP1", "hw-VDU1-0-CP2", "hw-VDU2-0-CP3"]);
@@ -78,7 +73,7 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
   });
 
   it("a second up changes nothing", async () => {
-    const up = await stack.up({ color: "never" });
+    const up = await lab.stack.up({ color: "never" });
     expect(Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
   });
 
@@ -115,10 +110,10 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
   });
 
   it("level 2 from a changed request adds the level's VNFCs (VDU2 × 3)", async () => {
-    await stack.setConfig("pulumi-nfv:vnfs.hw.instantiate_request", { value: labRequest("level2") }, true);
+    await lab.stack.setConfig("pulumi-nfv:vnfs.hw.instantiate_request", { value: labRequest("level2") }, true);
     // The scale level in config (0, after scale in) would override the level's scale_info.
-    await stack.removeConfig("pulumi-nfv:vnfs.hw.scale_levels", true);
-    const up = await stack.up({ color: "never" });
+    await lab.stack.removeConfig("pulumi-nfv:vnfs.hw.scale_levels", true);
+    const up = await lab.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     // instantiation_level_2: VDU2 scale level 2, 3 instances.
     expect(servers().map((s) => s.Name)).toEqual(["hw-VDU1-0", "hw-VDU2-0", "hw-VDU2-1", "hw-VDU2-2"]);
@@ -126,7 +121,7 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
   });
 
   it("destroy leaves no server, port, network, volume or flavor of the VNF in the project", async () => {
-    await stack.destroy({ color: "never" });
+    await lab.stack.destroy({ color: "never" });
     expect(servers()).toEqual([]);
     expect(ports()).toEqual([]);
     expect(volumes()).toEqual([]);
