@@ -118,6 +118,8 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
     ...(c.cniManifest ? { cniManifest: c.cniManifest } : {}),
     ...(c.aptSourceFile ? { aptSource: readFileSync(c.aptSourceFile, "utf8") } : {}),
     ...(c.floatingIp ? { floatingIp: c.floatingIp } : {}),
+    ...(c.serverGroups ? { serverGroups: c.serverGroups } : {}),
+    placement: vim,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
     healGeneration: entry.healGeneration,

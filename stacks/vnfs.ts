@@ -17,6 +17,8 @@ import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
 import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
+import type { ClusterServerGroups, Role } from "../components/k8s-cluster/plan";
+import { SERVER_GROUP_POLICIES, type ServerGroupPolicy } from "../components/vnf/plan";
 
 /** How the lab or an operator reaches a host over SSH; the key is read from a file, as ssh does. */
 export interface SshLogin {
@@ -71,10 +73,12 @@ export interface ClusterSettings {
   /** Local file: an apt sources.list for the nodes' mirror. */
   aptSourceFile?: string;
   floatingIp?: string;
+  /** `master_server_group`, `worker_server_group`: K8sClusterArgs.serverGroups. */
+  serverGroups?: ClusterServerGroups;
 }
 
 /** `cluster` keys: stack config name → [ClusterSettings field, required, kind]. */
-const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "file"]> = {
+const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "file" | "server-group"]> = {
   kubernetes_version: ["kubernetes", true, "version"],
   kubernetes_package_version: ["kubernetesPackage", true, "version"],
   containerd_package_version: ["containerdPackage", true, "version"],
@@ -87,7 +91,10 @@ const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "fil
   cni_manifest: ["cniManifest", false, "file"],
   apt_source_file: ["aptSourceFile", false, "file"],
   floating_ip: ["floatingIp", false, "string"],
+  master_server_group: ["master", false, "server-group"],
+  worker_server_group: ["worker", false, "server-group"],
 };
+const SERVER_GROUP_VALUES: readonly string[] = [...SERVER_GROUP_POLICIES, "none"];
 const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
 
 const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
@@ -177,6 +184,7 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     return undefined;
   }
   const out: Record<string, string> = {};
+  const groups: ClusterServerGroups = {};
   let ok = true;
   for (const k of Object.keys(raw)) {
     if (!(k in CLUSTER_KEYS)) {
@@ -205,6 +213,13 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     } else if (key === "sandbox_image" && (!/:[^/]+$/.test(v) || v.endsWith(":latest"))) {
       bag.error("CONFIG_BAD_VALUE", `cluster.sandbox_image ${v} must be pinned (name:tag, not latest)`, at(["cluster", key]));
       ok = false;
+    } else if (kind === "server-group") {
+      if (!SERVER_GROUP_VALUES.includes(v)) {
+        bag.error("CONFIG_BAD_VALUE", `cluster.${key} ${v} is not one of ${SERVER_GROUP_VALUES.join(", ")}`, at(["cluster", key]));
+        ok = false;
+      }
+      groups[field as Role] = v as ServerGroupPolicy | "none";
+      continue;
     } else if (kind === "file") {
       const resolved = path.resolve(projectRoot, v);
       if (!existsSync(resolved)) {
@@ -219,8 +234,8 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
   if (!ok) return undefined;
   // The required versions were checked above; an interface has no index signature, hence `unknown`.
   const versions = Object.fromEntries(Object.entries(out).filter(([k]) => VERSION_FIELDS.has(k))) as unknown as K8sVersions;
-  const rest = Object.fromEntries(Object.entries(out).filter(([k]) => !VERSION_FIELDS.has(k))) as Omit<ClusterSettings, "versions">;
-  return { ...rest, versions };
+  const rest = Object.fromEntries(Object.entries(out).filter(([k]) => !VERSION_FIELDS.has(k))) as unknown as Omit<ClusterSettings, "versions" | "serverGroups">;
+  return { ...rest, versions, ...(Object.keys(groups).length > 0 ? { serverGroups: groups } : {}) };
 }
 
 function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolean): (VnfcLogin & { address?: string }) | undefined {

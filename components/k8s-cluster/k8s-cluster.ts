@@ -8,10 +8,11 @@ import { DiagnosticError, type Diagnostic } from "../../translators/diagnostics"
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import { KubernetesVim } from "../vim/kubernetes-vim";
+import type { ServerPlacementSource } from "../vim/server-placement";
 import { VmVnf } from "../vnf/vm-vnf";
 import { APISERVER_PORT, FRONTEND_PORT } from "./config/haproxy";
 import { NodeCommands, type NodeAddresses } from "./node-commands";
-import { planK8sCluster, type K8sClusterPlan } from "./plan";
+import { planK8sCluster, type ClusterServerGroups, type K8sClusterPlan } from "./plan";
 import { parseKeyValues } from "./stdin";
 
 /** Versions of everything installed, pinned: no default may drift between two `pulumi up`s. */
@@ -58,6 +59,19 @@ export interface K8sClusterArgs {
   healGenerations?: Record<string, number>;
   /** Whole-cluster heal generation (stack config `heal_generation`, raised by `nfv heal` without VNFCs): the cluster is made again. */
   healGeneration?: number;
+  /**
+   * A Nova server group per role (`anti-affinity`, `soft-anti-affinity`, `affinity`,
+   * `soft-affinity`, or `none`), for a VDU the VNFD's affinity rules leave out. Default: none,
+   * except the `podaffinity` flavour, whose masters and workers are `anti-affinity` (Tacker's BaseHOT).
+   * Workers in an anti-affinity group are labelled with their compute host and zone (see `placement`).
+   */
+  serverGroups?: ClusterServerGroups;
+  /**
+   * Where Nova put each server (the `OpenStackVim`): workers in an anti-affinity group get the
+   * labels `CIS-node=<compute host>` (Tacker's) and `topology.kubernetes.io/zone=<zone>`, so pods can
+   * spread over physical hosts. Required for such workers.
+   */
+  placement?: ServerPlacementSource;
   /** SSH private key (preferred over the parameters' passwords); secret. */
   sshPrivateKey?: pulumi.Input<string>;
   /** Pinned SSH host key (authorized_keys format). */
@@ -106,8 +120,9 @@ export class K8sCluster extends pulumi.ComponentResource {
     const plan = planK8sCluster({
       clusterName: name, flavours: args.flavours, request: args.request, installationParam: args.installationParam,
       scaleLevels: args.scaleLevels, healGenerations: args.healGenerations, packageDir: args.packageDir, hasSshKey: args.sshPrivateKey !== undefined,
+      serverGroups: args.serverGroups,
     });
-    checkArgs(args);
+    checkArgs(args, plan);
     const caByPath = Object.fromEntries(plan.installation.registries.filter((r) => r.certificatePath)
       .map((r) => [r.certificatePath!, readFileSync(path.join(args.packageDir!, r.certificatePath!), "utf8")]));
     super("nfv:k8s:Cluster", name, {}, opts);
@@ -146,7 +161,7 @@ export class K8sCluster extends pulumi.ComponentResource {
     this.vnf = new VmVnf(vnfName, {
       flavours: args.flavours, request: args.request, provider: args.provider, scaleLevels: args.scaleLevels,
       images: args.images, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair, sshPublicKey: args.sshPublicKey,
-      securityGroupIds: args.securityGroupIds, userData: args.userData,
+      securityGroupIds: args.securityGroupIds, userData: args.userData, serverGroupPolicies: plan.serverGroupPolicies,
       // Every master answers for the VIP (keepalived moves it): Neutron must let its address through.
       ...(vip ? { allowedAddressPairs: { [inst.master.nicCpName]: [vip] } } : {}),
       // A healed node's server is replaced only once the node is out of the cluster.
@@ -178,12 +193,13 @@ export class K8sCluster extends pulumi.ComponentResource {
   }
 }
 
-function checkArgs(args: K8sClusterArgs): void {
+function checkArgs(args: K8sClusterArgs, plan: K8sClusterPlan): void {
   const problems: Diagnostic[] = [];
   const bad = (path: string, message: string) => problems.push({ severity: "error", code: "K8S_ARGS", path, message });
   const v = args.versions ?? ({} as K8sVersions);
   for (const k of ["kubernetes", "kubernetesPackage", "containerdPackage"] as const) if (!v[k]) bad(`versions.${k}`, `versions.${k} is required: every installed version is pinned`);
   if (v.kubernetes && !/^v?1\.\d+\.\d+$/.test(v.kubernetes)) bad("versions.kubernetes", `versions.kubernetes ${v.kubernetes} is not 1.x.y`);
   if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest")) bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
+  if (plan.labelWorkers && !args.placement) bad("placement", `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`);
   if (problems.length > 0) throw new DiagnosticError("invalid nfv:k8s:Cluster arguments", problems);
 }

@@ -8,6 +8,7 @@
  *   every master (HA): configure-lb with every master, after all joins (re-adds a healed master)
  *   every master, with helm_installation_script_path: the package's script, once it is in the cluster
  *   every worker: a delete-only drain on its anchor (scale-in: before the VM goes away)
+ *   every worker in an anti-affinity group: label-node on its anchor (compute host and zone), after its join
  *   heal (generation > 0), before the server is replaced: configure-lb without the node on every
  *   other master (HA), then remove-node on its anchor (drain/delete, etcd member for a master)
  *   whole heal (every server new): all of the above again, init included
@@ -110,6 +111,7 @@ export class NodeCommands {
     for (const w of this.workers) {
       const join = this.join(w, [init, last, ready.get(w.vnfcId)!]);
       // Delete-only: runs when the worker leaves the program (scale-in), before its VM is deleted.
+      if (this.plan.labelWorkers) this.label(w, join);
       this.run(`${w.vnfcId}-drain`, this.node(w.anchor), "remove-node.sh", stdinLines([["NODE_NAME", w.name], ["ROLE", "worker"], ["ON_DRAIN_FAILURE", "fail"]]), { dependsOn: [join], onDelete: true });
     }
     if (this.vip) {
@@ -136,6 +138,20 @@ export class NodeCommands {
       return stdinLines([["ROLE", n.role], ["NODE_NAME", n.name], ["JOIN_CONFIG_B64", b64(config)]]);
     });
     return this.run(`${n.vnfcId}-join`, n, "join-node.sh", stdin, { dependsOn: [creds], triggers });
+  }
+
+  /**
+   * Worker `w`'s placement labels, set on its anchor once it has joined: Nova's compute host
+   * (Tacker's `CIS-node`) and zone. Again when its server is replaced, or the host differs at an `up`.
+   */
+  private label(w: PlannedNode, joined: pulumi.Resource): void {
+    const serverId = this.addr[w.vnfcId].serverId;
+    const stdin = this.args.placement!.placementOf(serverId).apply((p) => {
+      if (p.hostIsHash) pulumi.log.info(`${w.name}: CIS-node is Nova's hostId (the VIM's user may not see host names): equal exactly for nodes on one host`, this.parent);
+      const labels = [`CIS-node=${p.host}`, ...(p.zone ? [`topology.kubernetes.io/zone=${p.zone}`] : [])];
+      return stdinLines([["NODE_NAME", w.name], ["LABELS", labels.join(" ")]]);
+    });
+    this.run(`${w.vnfcId}-labels`, this.node(w.anchor), "label-node.sh", stdin, { dependsOn: [joined], triggers: [serverId] });
   }
 
   private prepareStdin(n: PlannedNode): pulumi.Output<string> {

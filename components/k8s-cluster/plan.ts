@@ -7,7 +7,7 @@
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
-import { planVmVnf, type VmVnfPlan } from "../vnf/plan";
+import { planVmVnf, type ServerGroupPolicy, type VmVnfPlan } from "../vnf/plan";
 import { nodeNames } from "./config/node-names";
 import { K8S_PARAM_KEY, readK8sClusterInstallation, type K8sClusterInstallation } from "./params";
 
@@ -33,6 +33,10 @@ export interface K8sClusterPlan {
   nodes: PlannedNode[];
   /** The first master: `kubeadm init` runs there. */
   initNode: string;
+  /** Server groups the cluster adds to the VNFD's rules (VmVnf's `serverGroupPolicies`). */
+  serverGroupPolicies: Record<string, ServerGroupPolicy>;
+  /** The workers are in an anti-affinity group: each is labelled with its compute host and zone. */
+  labelWorkers: boolean;
   /** The id of the VmVnf network the VIP port goes on (external: `resourceId`). */
   vipNetworkResourceId?: string;
   warnings: string[];
@@ -49,11 +53,33 @@ export interface PlanInput {
   packageDir?: string;
   /** An SSH key is given: `password` may be absent. */
   hasSshKey?: boolean;
+  /** Server group policy per role (K8sClusterArgs.serverGroups). */
+  serverGroups?: ClusterServerGroups;
+}
+
+/** A Nova server group per node role; `none`: no group beyond the VNFD's own affinity rules. */
+export type ClusterServerGroups = Partial<Record<Role, ServerGroupPolicy | "none">>;
+
+/**
+ * Tacker's `podaffinity` flavour puts masters and workers in `anti-affinity` groups through its
+ * BaseHOT, which a SOL001 VNFD does not carry: the same default here, for a VDU that no affinity
+ * rule of the VNFD names and no `serverGroups` entry sets.
+ */
+const POD_AFFINITY_FLAVOUR = "podaffinity";
+
+function serverGroupPolicies(flavour: Flavour, vduIds: Record<Role, string>, requested: ClusterServerGroups): Record<string, ServerGroupPolicy> {
+  const out: Record<string, ServerGroupPolicy> = {};
+  for (const role of ["master", "worker"] as const) {
+    const vdu = vduIds[role];
+    const policy = requested[role] ?? (flavour.id === POD_AFFINITY_FLAVOUR && !flavour.affinityRules.some((r) => r.vduIds.includes(vdu)) ? "anti-affinity" : "none");
+    if (policy !== "none") out[vdu] = policy;
+  }
+  return out;
 }
 
 export function planK8sCluster(input: PlanInput): K8sClusterPlan {
   // The VM plan's own checks (flavour, level, scale, CPs) come first; they throw on their own.
-  const vm = planVmVnf(input.flavours, input.request, { scaleLevels: input.scaleLevels });
+  let vm = planVmVnf(input.flavours, input.request, { scaleLevels: input.scaleLevels });
   const flavour = input.flavours.find((f) => f.id === vm.flavourId)!;
   const bag = new DiagnosticBag();
   const request = input.installationParam ? { additionalParams: { [K8S_PARAM_KEY]: input.installationParam } } : input.request;
@@ -64,6 +90,9 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
   const { value, bag: paramBag } = readK8sClusterInstallation(request, { flavour, packageDir: input.packageDir, passwordOptional: input.hasSshKey, masterCount });
   bag.add(...paramBag.items);
   if (!value) throw new DiagnosticError("invalid k8s_cluster_installation_param", bag.errors());
+  const groups = serverGroupPolicies(flavour, { master: value.master.vduId, worker: value.worker.vduId }, input.serverGroups ?? {});
+  if (Object.keys(groups).length > 0) vm = planVmVnf(input.flavours, input.request, { scaleLevels: input.scaleLevels, serverGroupPolicies: groups });
+  const workerPolicy = groups[value.worker.vduId] ?? flavour.affinityRules.find((r) => r.vduIds.includes(value.worker.vduId))?.kind;
 
   const gens = input.healGenerations ?? {};
   const masters = vm.vnfcs.filter((v) => v.vduId === value.master.vduId);
@@ -99,7 +128,11 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
       anchor: anchorFor(v.id),
     };
   });
-  const plan: K8sClusterPlan = { vm, installation: value, nodes, initNode: masters[0].id, warnings: bag.warnings().map((d) => d.message) };
+  const plan: K8sClusterPlan = {
+    vm, installation: value, nodes, initNode: masters[0].id, serverGroupPolicies: groups,
+    labelWorkers: workerPolicy === "anti-affinity" || workerPolicy === "soft-anti-affinity",
+    warnings: bag.warnings().map((d) => d.message),
+  };
   if (vipNetworkResourceId) plan.vipNetworkResourceId = vipNetworkResourceId;
   return plan;
 }

@@ -1,6 +1,7 @@
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { parseCertificateBundle } from "../../translators/pem";
+import { fetchServerPlacement, type KeystoneCredentials, type ServerPlacement, type ServerPlacementSource } from "./server-placement";
 import { openStackVimRecord, vimId, type TackerVimRecord } from "./vim-record";
 
 /** An OpenStack VIM, field for field Tacker's `vim-config.yaml` (type `openstack`, the default). */
@@ -28,12 +29,14 @@ export interface OpenStackVimArgs {
 }
 
 /** Registers an OpenStack cloud as a VIM: an `openstack.Provider` plus the record Tacker would store. */
-export class OpenStackVim extends pulumi.ComponentResource {
+export class OpenStackVim extends pulumi.ComponentResource implements ServerPlacementSource {
   /** Provider for every OpenStack resource deployed on this VIM. */
   readonly provider: openstack.Provider;
   readonly endpoint: pulumi.Output<string>;
   /** As `openstack vim show -f json` prints it, the password masked. */
   readonly vimRecord: pulumi.Output<TackerVimRecord>;
+  /** Secret: what `placementOf` logs in with. */
+  private readonly credentials: pulumi.Output<KeystoneCredentials>;
 
   constructor(name: string, args: OpenStackVimArgs, opts?: pulumi.ComponentResourceOptions) {
     super("nfv:vim:OpenStackVim", name, {}, opts);
@@ -94,7 +97,23 @@ export class OpenStackVim extends pulumi.ComponentResource {
         }),
       );
 
+    const login = pulumi.all([this.endpoint, args.username, args.password, args.projectName, projectDomainName, userDomainName]);
+    this.credentials = pulumi.secret(pulumi.all([login, args.region, caCert, certVerify]).apply(
+      ([[authUrl, username, password, projectName, pdn, udn], region, ca, verify]): KeystoneCredentials => ({
+        authUrl, username, password, projectName, projectDomainName: pdn, userDomainName: udn, insecure: !verify,
+        ...(region ? { region } : {}), ...(ca ? { caCert: ca } : {}),
+      })));
+
     this.registerOutputs({ provider: this.provider, endpoint: this.endpoint, vimRecord: this.vimRecord });
+  }
+
+  /**
+   * Where Nova placed a server: its compute host (the `hostId` hash when the VIM's user is not an
+   * admin) and zone, read from the Compute API at each `up` (and at a preview, once the server
+   * exists). Not secret: a host name is no credential.
+   */
+  placementOf(serverId: pulumi.Input<string>): pulumi.Output<ServerPlacement> {
+    return pulumi.unsecret(pulumi.all([this.credentials, serverId]).apply(([creds, id]) => fetchServerPlacement(creds, id)));
   }
 }
 

@@ -26,7 +26,16 @@ export interface PlanOptions {
   allowedAddressPairs?: Record<string, Input<string>[]>;
   /** Extra volumes per VDU (e.g. the registry's storage), as if the VNFD declared them. */
   extraStorages?: { id: string; sizeGib: number; vduIds: string[] }[];
+  /**
+   * A server group per VDU that no affinity rule of the VNFD names, with this policy (what Tacker
+   * takes from a package's BaseHOT, e.g. its `podaffinity` flavour). A VDU in a rule and here too is an error.
+   */
+  serverGroupPolicies?: Record<string, ServerGroupPolicy>;
 }
+
+/** Nova server group policies (the `soft-` ones prefer, and fall back when no host fits). */
+export type ServerGroupPolicy = "affinity" | "anti-affinity" | "soft-affinity" | "soft-anti-affinity";
+export const SERVER_GROUP_POLICIES: readonly ServerGroupPolicy[] = ["affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity"];
 
 export interface PlannedNetwork {
   /** VL id (internal) or `extVirtualLinks[].id` (external). */
@@ -90,8 +99,9 @@ export interface PlannedVdu {
 }
 
 export interface PlannedServerGroup {
+  /** The VNFD rule's id, or `<vduId>_server_group` for a `serverGroupPolicies` entry. */
   ruleId: string;
-  policy: "affinity" | "anti-affinity";
+  policy: ServerGroupPolicy;
 }
 
 export interface VmVnfPlan {
@@ -162,6 +172,16 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
     for (const v of rule.vduIds) {
       if (groupOfVdu.has(v)) err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${rule.id}\`): a Nova server joins one group`);
       groupOfVdu.set(v, rule.id);
+    }
+  }
+  for (const [vduId, policy] of Object.entries(options.serverGroupPolicies ?? {})) {
+    const ruleId = `${vduId}_server_group`;
+    if (!flavour.vdus.some((d) => d.id === vduId)) err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavour.id}\``);
+    else if (!SERVER_GROUP_POLICIES.includes(policy)) err(bag, "VNF_SERVER_GROUP_POLICY", `server group policy \`${policy}\` for \`${vduId}\` is not one of ${SERVER_GROUP_POLICIES.join(", ")}`);
+    else if (groupOfVdu.has(vduId)) err(bag, "VNF_AFFINITY_TWICE", `VDU \`${vduId}\` is in the VNFD's affinity rule \`${groupOfVdu.get(vduId)}\` and has a server group policy too: a Nova server joins one group`);
+    else {
+      serverGroups.push({ ruleId, policy });
+      groupOfVdu.set(vduId, ruleId);
     }
   }
 

@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
-import { planVmVnf, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
+import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { validateHooks } from "./validate-hooks";
 
 /**
@@ -49,6 +49,8 @@ export interface VmVnfArgs {
   userData?: Record<string, pulumi.Input<string>>;
   /** Extra Cinder volumes per VDU, as if the VNFD declared `Vdu.VirtualBlockStorage` (kept across heal). */
   extraStorages?: { id: string; sizeGib: number; vduIds: string[] }[];
+  /** A Nova server group per VDU id with this policy, for VDUs no affinity rule of the VNFD names. */
+  serverGroupPolicies?: Record<string, ServerGroupPolicy>;
   /** Mgmt Driver hooks: scripts per LCM operation. */
   hooks?: HookScript[];
   /** Files copied to VNFCs before hooks run. */
@@ -96,7 +98,7 @@ export class VmVnf extends pulumi.ComponentResource {
   constructor(name: string, args: VmVnfArgs, opts?: pulumi.ComponentResourceOptions) {
     // Everything is checked before anything, even this component, is registered.
     const plan = planVmVnf(args.flavours, args.request, {
-      scaleLevels: args.scaleLevels, allowedAddressPairs: args.allowedAddressPairs, extraStorages: args.extraStorages,
+      scaleLevels: args.scaleLevels, allowedAddressPairs: args.allowedAddressPairs, extraStorages: args.extraStorages, serverGroupPolicies: args.serverGroupPolicies,
     });
     validateHooks(plan, args);
     super("nfv:vnf:VmVnf", name, {}, opts);

@@ -306,3 +306,69 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     expect(one("k8s-masterNode-2-prepare").inputs.triggers).toEqual(["k8s-vnf-masterNode-2-id"]);
   });
 });
+
+describe("flavour podaffinity (Tacker's BaseHOT: masters and workers in anti-affinity server groups; workers labelled with their host)", () => {
+  const POD = "podaffinity_request.json";
+  const HOSTS: Record<string, string> = { "k8s-vnf-workerNode-0-id": "compute1", "k8s-vnf-workerNode-1-id": "compute2" };
+  const asked: string[] = [];
+  const placement = {
+    placementOf: (id: pulumi.Input<string>) => pulumi.output(id).apply((i) => {
+      asked.push(i);
+      return { host: HOSTS[i], hostIsHash: false, zone: "nova" };
+    }),
+  };
+
+  it("a server group per role, each server in its own role's group", async () => {
+    build(POD, { placement });
+    await settle();
+    expect(names("openstack:compute/serverGroup:ServerGroup")).toEqual(["k8s-vnf-masterNode_server_group", "k8s-vnf-workerNode_server_group"]);
+    expect(one("k8s-vnf-workerNode_server_group").inputs).toEqual({ name: "k8s-vnf-workerNode_server_group", policies: ["anti-affinity"] });
+    expect(one("k8s-vnf-masterNode_server_group").inputs.policies).toEqual(["anti-affinity"]);
+    for (const m of ["masterNode-0", "masterNode-1", "masterNode-2"]) expect(one(`k8s-vnf-${m}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-masterNode_server_group-id" }]);
+    for (const w of ["workerNode-0", "workerNode-1"]) expect(one(`k8s-vnf-${w}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-workerNode_server_group-id" }]);
+  });
+
+  it("each worker is labelled on its anchor after its join, from Nova's placement of its own server; masters are not", async () => {
+    asked.length = 0;
+    const { deps } = build(POD, { placement });
+    await settle();
+    expect(names("command:remote:Command").filter((n) => n.endsWith("-labels"))).toEqual(["k8s-workerNode-0-labels", "k8s-workerNode-1-labels"]);
+    for (const [w, host] of [["workerNode-0", "compute1"], ["workerNode-1", "compute2"]]) {
+      const stdin = stdinOf(`k8s-${w}-labels`);
+      expect(field(stdin, "LABELS")).toBe(`CIS-node=${host} topology.kubernetes.io/zone=nova`);
+      expect(field(stdin, "NODE_NAME")).toMatch(/^k8s-workernode-\d$/);
+      expect(one(`k8s-${w}-labels`).inputs.create).toBe("sudo -n /bin/bash /var/tmp/nfv/k8s/label-node.sh");
+      expect(one(`k8s-${w}-labels`).inputs.triggers).toEqual([`k8s-vnf-${w}-id`]);
+      expect(deps.get(`k8s-${w}-labels`)).toEqual([`k8s-${w}-join`]);
+      expect(hostOf(`k8s-${w}-labels`)).toBe(hostOf(`k8s-${w}-join-credentials`));
+      expect(hostOf(`k8s-${w}-labels`)).toBe(hostOf("k8s-masterNode-0-prepare"));
+    }
+    expect(asked.sort()).toEqual(["k8s-vnf-workerNode-0-id", "k8s-vnf-workerNode-1-id"]);
+  });
+
+  it("serverGroups overrides per role: soft-anti-affinity masters; no worker group means no labels and no placement needed", async () => {
+    build(POD, { serverGroups: { master: "soft-anti-affinity", worker: "none" } });
+    await settle();
+    expect(names("openstack:compute/serverGroup:ServerGroup")).toEqual(["k8s-vnf-masterNode_server_group"]);
+    expect(one("k8s-vnf-masterNode_server_group").inputs.policies).toEqual(["soft-anti-affinity"]);
+    expect(one("k8s-vnf-workerNode-0").inputs.schedulerHints).toBeUndefined();
+    expect(registered.some((r) => r.name.endsWith("-labels"))).toBe(false);
+  });
+
+  it("other flavours get groups only when asked; anti-affinity workers without a placement source are refused before anything is registered", async () => {
+    build("complex_request.json");
+    await settle();
+    expect(names("openstack:compute/serverGroup:ServerGroup")).toEqual([]);
+    registered.length = 0;
+    let err: unknown;
+    try {
+      build("complex_request.json", { serverGroups: { worker: "soft-anti-affinity" } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DiagnosticError);
+    expect((err as DiagnosticError).diagnostics.map((d) => [d.path, d.message])).toEqual([["placement", expect.stringContaining("labelled with its compute host (CIS-node): pass the OpenStackVim as placement")]]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+});

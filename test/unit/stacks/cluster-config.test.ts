@@ -13,6 +13,7 @@ import { planHealOperation, planScaleOperation } from "../../../cli/ops/operatio
 import { loadStackSettings } from "../../../stacks/settings";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
+import { startFakeNova } from "../helpers/fake-nova";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
 
 const ROOT = path.join(__dirname, "../../..");
@@ -110,6 +111,36 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     ]);
     await settle();
     expect(registered).toEqual([]);
+  });
+
+  it("podaffinity: server groups from master_server_group/worker_server_group; workers labelled with the host Nova reports to the VIM's user", async () => {
+    const nova = await startFakeNova({ name: "u", password: "pw", project: "nfv", admin: true });
+    try {
+      nova.servers["k8sp-vnf-workerNode-0-id"] = { host: "compute1", hostId: "a1", zone: "nova" };
+      nova.servers["k8sp-vnf-workerNode-1-id"] = { host: "compute2", hostId: "b2", zone: "nova" };
+      pulumi.runtime.setAllConfig({
+        "pulumi-nfv:vims": JSON.stringify({ core: { ...OS_VIM, auth_url: nova.authUrl } }),
+        "pulumi-nfv:vnfs": JSON.stringify({ k8sp: entry({ instantiate_request: "test/fixtures/k8s-cluster/podaffinity_request.json", cluster: { ...CLUSTER, master_server_group: "soft-anti-affinity" } }) }),
+      }, ["pulumi-nfv:vims"]);
+      await program.deployStack();
+      await settle();
+      const one = (name: string) => registered.find((r) => r.name === name)!;
+      expect(plain(one("k8sp-vnf-masterNode_server_group").inputs.policies)).toEqual(["soft-anti-affinity"]);
+      expect(plain(one("k8sp-vnf-workerNode_server_group").inputs.policies)).toEqual(["anti-affinity"]);
+      const labels = (w: string) => String(plain(one(`k8sp-${w}-labels`).inputs.stdin)).split("\n").find((l) => l.startsWith("LABELS="));
+      expect([labels("workerNode-0"), labels("workerNode-1")]).toEqual(["LABELS=CIS-node=compute1 topology.kubernetes.io/zone=nova", "LABELS=CIS-node=compute2 topology.kubernetes.io/zone=nova"]);
+      expect(nova.requests.filter((r) => r.startsWith("GET")).sort()).toEqual(["GET /compute/v2.1/servers/k8sp-vnf-workerNode-0-id", "GET /compute/v2.1/servers/k8sp-vnf-workerNode-1-id"]);
+    } finally {
+      await nova.close();
+    }
+  });
+
+  it("a server group policy that Nova does not know is refused, located", async () => {
+    setConfig({ k8sb: entry({ cluster: { ...CLUSTER, worker_server_group: "spread" } }) });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.worker_server_group", "cluster.worker_server_group spread is not one of affinity, anti-affinity, soft-affinity, soft-anti-affinity, none"],
+    ]);
   });
 
   it("a cluster entry without cluster settings, and cluster settings on a VM VNF, are refused after the package is read", async () => {

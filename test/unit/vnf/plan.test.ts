@@ -85,6 +85,18 @@ describe("planVmVnf", () => {
     }
   });
 
+  it("serverGroupPolicies: a group per VDU the VNFD leaves out, with the given policy; a VDU in a rule too, an unknown VDU or policy is refused", () => {
+    const plan = vnf.planVmVnf([flavour()], req(), { serverGroupPolicies: { worker: "soft-anti-affinity" } });
+    expect(plan.serverGroups).toEqual([{ ruleId: "master_anti", policy: "anti-affinity" }, { ruleId: "worker_server_group", policy: "soft-anti-affinity" }]);
+    expect(plan.vnfcs.find((v) => v.id === "worker-0")!.serverGroup).toBe("worker_server_group");
+    try {
+      vnf.planVmVnf([flavour()], req(), { serverGroupPolicies: { master: "anti-affinity", nope: "affinity", worker: "spread" as never } });
+      expect.fail("no error");
+    } catch (e) {
+      expect((e as { diagnostics: { code: string; message: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual(["VNF_AFFINITY_TWICE", "VNF_SERVER_GROUP_POLICY", "VNF_UNKNOWN_VDU"]);
+    }
+  });
+
   it("VmVnf: the server group is a scheduler hint of each member; an existing port is used, not created; the requested flavor name is used", async () => {
     const provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
     new vnf.VmVnf("k8s", { flavours: [flavour()], request: req(), provider, allowedAddressPairs: { master_CP1: ["192.0.2.10"] } });

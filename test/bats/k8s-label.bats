@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# mgmt/k8s/label-node.sh: a worker's placement labels (CIS-node, zone) set through kubectl on a
+# master, each label checked first.
+load k8s-helpers
+
+setup() {
+  k8s_setup
+}
+
+@test "label-node: sets every label with --overwrite on a node of the cluster" {
+  touch "$STUB_STATE/node-k8s-workernode-0"
+  run run_script label-node.sh NODE_NAME=k8s-workernode-0 "LABELS=CIS-node=compute1 topology.kubernetes.io/zone=nova"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "labels=CIS-node=compute1 topology.kubernetes.io/zone=nova" ]
+  grep -qx "kubectl --kubeconfig $NFV_ROOT/etc/kubernetes/admin.conf label node k8s-workernode-0 --overwrite CIS-node=compute1 topology.kubernetes.io/zone=nova" "$STUB_LOG"
+}
+
+@test "label-node: a bad key or value, a node outside the cluster, a missing parameter: each a clear error, nothing labelled" {
+  touch "$STUB_STATE/node-w"
+  run run_script label-node.sh NODE_NAME=w "LABELS=CIS-node=host_with_a_trailing_dash-"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"value 'host_with_a_trailing_dash-' of label CIS-node is not a valid Kubernetes label value"* ]]
+  run run_script label-node.sh NODE_NAME=w "LABELS=CIS-node=$(printf 'a%.0s' {1..64})"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"is not a valid Kubernetes label value"* ]]
+  run run_script label-node.sh NODE_NAME=w "LABELS=-bad=x"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"label key '-bad' is not a valid Kubernetes label key"* ]]
+  run run_script label-node.sh NODE_NAME=w "LABELS=novalue"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"label 'novalue' is not key=value"* ]]
+  run run_script label-node.sh NODE_NAME=gone "LABELS=CIS-node=compute1"
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"node gone is not in the cluster"* ]]
+  run run_script label-node.sh NODE_NAME=w
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"parameter LABELS is required"* ]]
+  ! grep -q " label " "$STUB_LOG"
+}
