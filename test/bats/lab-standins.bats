@@ -83,6 +83,23 @@ log_of() { cut -f3- "$SHARED/calls/$1.log"; }
   [ "$status" -eq 1 ]
 }
 
+@test "label-node: the worker's placement labels land in its node record; a new host replaces the old one (--overwrite); without --overwrite kubectl refuses" {
+  prepare m0 k-m0; prepare w0 k-w0
+  init >/dev/null
+  CREDS="$(on m0 join-credentials.sh ROLE=worker KUBERNETES_VERSION=1.30.14)"
+  on w0 join-node.sh ROLE=worker NODE_NAME=k-w0 "JOIN_CONFIG_B64=$(join_config k-w0 10.10.0.21 | base64 -w0)" >/dev/null
+  run on m0 label-node.sh NODE_NAME=k-w0 "LABELS=CIS-node=compute1 topology.kubernetes.io/zone=nova"
+  [ "$status" -eq 0 ]
+  on m0 label-node.sh NODE_NAME=k-w0 "LABELS=CIS-node=compute2 topology.kubernetes.io/zone=nova" >/dev/null
+  [ "$(grep '^label\.' "$(cluster)/nodes/k-w0" | sort | tr '\n' ' ')" = "label.CIS-node=compute2 label.topology.kubernetes.io/zone=nova " ]
+  log_of m0 | grep -q $'^emul\tkubectl\tlabel: node k-w0 CIS-node=compute2 in '
+  # Without --overwrite kubectl refuses to change a label, as the real one does.
+  run env KUBECONFIG="$BATS_TEST_TMPDIR/hosts/m0/root/etc/kubernetes/admin.conf" NFV_ROOT="$BATS_TEST_TMPDIR/hosts/m0/root" NFV_LAB_STANDIN_SHARED="$SHARED" \
+    NFV_LAB_STANDIN_LOCAL="$BATS_TEST_TMPDIR/hosts/m0/local" NFV_LAB_HOST_ENV="$BATS_TEST_TMPDIR/hosts/m0/host.env" "$BIN/kubectl" label node k-w0 CIS-node=compute9
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"'CIS-node' already has a value (compute2), and --overwrite is false"* ]]
+}
+
 @test "a join is refused with a wrong CA hash, an unknown token, or a control-plane key that was not uploaded" {
   prepare m0 k-m0; prepare w0 k-w0; prepare m1 k-m1
   init >/dev/null
