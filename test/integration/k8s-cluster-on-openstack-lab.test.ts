@@ -1,7 +1,8 @@
 /**
  * K8sCluster (nfv:k8s:Cluster) on the lab's real OpenStack (lab/openstack), by a real `pulumi up`
- * of the stack program: flavours `simple` (1 master behind the VIP port, 2 workers) and `complex`
- * (3 masters, 2 workers, an HTTPS registry with a CA) of kubernetes_vnf_package.
+ * of the stack program: flavours `simple` (1 master behind the VIP port, 2 workers), `complex`
+ * (3 masters, 2 workers, an HTTPS registry with a CA) and `podaffinity` (server groups on the lab's
+ * two compute hosts, workers labelled with Nova's placement) of kubernetes_vnf_package.
  *
  * Real: Nova servers, Neutron ports (the VIP port's address in every master port's allowed address
  * pairs, read back through the API), the Nova key pair, SSH into the VM hosts, the mgmt/k8s scripts
@@ -97,9 +98,12 @@ function hostFile(serverId: string, file: string): string {
   return readFileSync(path.join(labEnv.state_dir, "hosts", serverId, "root", file), "utf8");
 }
 
-function request(flavour: "simple" | "complex"): string {
+type Flavour = "simple" | "complex" | "podaffinity";
+const REQUEST_FILES: Record<Flavour, string> = { simple: "private_registry_kubernetes_param_file.json", complex: "complex_request.json", podaffinity: "podaffinity_request.json" };
+
+function request(flavour: Flavour): string {
   const net = labResources(labEnv)["network.lab-net"];
-  const file = flavour === "simple" ? "private_registry_kubernetes_param_file.json" : "complex_request.json";
+  const file = REQUEST_FILES[flavour];
   // The seed's file has `#` comments (accepted with a warning): strip them to keep the test quiet.
   const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", file), "utf8").replace(/\s#[^\n]*/g, "");
   const r = JSON.parse(text) as { extVirtualLinks: { resourceId: string }[] };
@@ -112,7 +116,7 @@ function request(flavour: "simple" | "complex"): string {
 class ClusterStack {
   local!: LocalStack;
   stack!: Stack;
-  constructor(readonly name: string, readonly vnf: string, readonly flavour: "simple" | "complex") {}
+  constructor(readonly name: string, readonly vnf: string, readonly flavour: Flavour, readonly cluster: Record<string, string> = {}) {}
 
   async open(): Promise<void> {
     this.local = await openLocalStack({ stackName: this.name });
@@ -126,7 +130,7 @@ class ClusterStack {
     await set(`${v}.ssh.user`, "ubuntu");
     await set(`${v}.ssh.private_key_file`, path.join(work, "id_ed25519"));
     await set(`${v}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
-    for (const [k, val] of Object.entries(CLUSTER)) await set(`${v}.cluster.${k}`, val);
+    for (const [k, val] of Object.entries({ ...CLUSTER, ...this.cluster })) await set(`${v}.cluster.${k}`, val);
   }
 
   servers(): Server[] {
@@ -475,5 +479,75 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
     await timed("complex destroy", () => c.stack.destroy({ color: "never" }));
     expect(c.servers()).toEqual([]);
     expect(os<{ Name: string }[]>("port", "list").filter((p) => p.Name.startsWith("k8sc-"))).toEqual([]);
+  });
+});
+
+interface ServerPlacementView { hostId: string; "OS-EXT-SRV-ATTR:host": string; "OS-EXT-AZ:availability_zone": string }
+
+describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: server groups, workers labelled with their compute host", () => {
+  // The lab has two compute hosts: three masters fit only a soft policy; the two workers keep Tacker's hard one.
+  const c = new ClusterStack("it-k8s-podaffinity", "k8sp", "podaffinity", { master_server_group: "soft-anti-affinity" });
+  let endpoint = "";
+  beforeAll(async () => {
+    await c.open();
+  }, 600_000);
+  afterAll(async () => {
+    await c.close();
+  }, 900_000);
+
+  const placement = (vnfc: string) => os<ServerPlacementView>("server", "show", c.server(vnfc).ID);
+  const labels = (node: string) => Object.fromEntries(readFileSync(path.join(clusterState(endpoint).dir, "nodes", node), "utf8")
+    .split("\n").filter((l) => l.startsWith("label.")).map((l) => [l.slice(6, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+
+  it("up: a server group per role through the API; the workers on different compute hosts, each labelled with its own host and zone", async () => {
+    const t0 = since();
+    await c.run("podaffinity up", () => c.stack.up({ color: "never" }).then(() => undefined));
+    const { vip } = vipAndPairs("k8sp");
+    endpoint = `${vip}:16443`;
+    const groups = os<{ ID: string; Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith("k8sp-"));
+    const show = (name: string) => os<{ policy?: string; policies?: string | string[]; members: string | string[] }>("server", "group", "show", groups.find((g) => g.Name === name)!.ID);
+    // The client prints lists as lists or as "a, b" depending on its version.
+    const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : String(v ?? "").split(/,\s*/).filter(Boolean)).sort();
+    const policy = (name: string) => { const g = show(name); return g.policy ?? list(g.policies).join(","); };
+    const members = (name: string) => list(show(name).members);
+    expect(groups.map((g) => g.Name).sort()).toEqual(["k8sp-vnf-masterNode_server_group", "k8sp-vnf-workerNode_server_group"]);
+    expect([policy("k8sp-vnf-masterNode_server_group"), policy("k8sp-vnf-workerNode_server_group")]).toEqual(["soft-anti-affinity", "anti-affinity"]);
+    expect(members("k8sp-vnf-workerNode_server_group")).toEqual(["workerNode-0", "workerNode-1"].map((w) => c.server(w).ID).sort());
+    expect(members("k8sp-vnf-masterNode_server_group")).toEqual(["masterNode-0", "masterNode-1", "masterNode-2"].map((m) => c.server(m).ID).sort());
+
+    const [w0, w1] = ["workerNode-0", "workerNode-1"].map(placement);
+    expect(w0["OS-EXT-SRV-ATTR:host"]).not.toBe(w1["OS-EXT-SRV-ATTR:host"]);
+    // The lab VIM's user is a project member: Nova shows it the hostId hash, not the host's name.
+    for (const [w, p] of [["workerNode-0", w0], ["workerNode-1", w1]] as const) {
+      expect(labels(`k8sp-${w.toLowerCase()}`), w).toEqual({ "CIS-node": p.hostId, "topology.kubernetes.io/zone": p["OS-EXT-AZ:availability_zone"] });
+    }
+    expect(labels("k8sp-masternode-1")).toEqual({});
+    // Labelled on the anchor master, after the worker's join.
+    const log = calls("k8sp-vnf-", t0);
+    for (const w of ["workernode-0", "workernode-1"]) {
+      const join = log.findIndex(is("kubeadm", new RegExp(`^join: k8sp-${w} `), "emul"));
+      const label = log.findIndex(is("kubectl", new RegExp(`^label: node k8sp-${w} CIS-node=`), "emul"));
+      expect(join, w).toBeGreaterThanOrEqual(0);
+      expect(label, w).toBeGreaterThan(join);
+      expect(log[label].host).toBe("k8sp-vnf-masterNode-0");
+    }
+  });
+
+  it("nfv heal --vnfc workerNode-0: the new server is labelled again, with the host Nova put it on", async () => {
+    const before = c.server("workerNode-0").ID;
+    const from = since();
+    await c.run("podaffinity heal workerNode-0", () => nfvOk(c.nfv("heal", "--stack", c.name, "--vnf", "k8sp", "--vnfc", "workerNode-0")));
+    expect(c.server("workerNode-0").ID).not.toBe(before);
+    const [w0, w1] = ["workerNode-0", "workerNode-1"].map(placement);
+    expect(w0["OS-EXT-SRV-ATTR:host"]).not.toBe(w1["OS-EXT-SRV-ATTR:host"]);
+    expect(labels("k8sp-workernode-0")["CIS-node"]).toBe(w0.hostId);
+    const relabel = calls("k8sp-vnf-", from).filter(is("kubectl", /label node k8sp-workernode-\d /));
+    expect(relabel.map((x) => /label node (\S+) /.exec(x.text)![1])).toEqual(["k8sp-workernode-0"]);
+  });
+
+  it("destroy leaves no server, port or server group of the cluster", async () => {
+    await timed("podaffinity destroy", () => c.stack.destroy({ color: "never" }));
+    expect(c.servers()).toEqual([]);
+    expect(os<{ Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith("k8sp-"))).toEqual([]);
   });
 });
