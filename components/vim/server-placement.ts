@@ -47,8 +47,10 @@ function request(url: string, creds: KeystoneCredentials, o: { method: string; h
   const u = new URL(url);
   const tls = u.protocol === "https:";
   const lib = tls ? https : http;
+  // A length, not chunked encoding: uwsgi-served APIs (Keystone in Debian) read no chunked body.
+  const headers = o.body === undefined ? o.headers : { ...o.headers, "content-length": String(Buffer.byteLength(o.body)) };
   const options: https.RequestOptions = {
-    method: o.method, headers: o.headers, timeout: 30_000,
+    method: o.method, headers, timeout: 30_000,
     ...(tls ? { rejectUnauthorized: !creds.insecure, ...(creds.caCert ? { ca: creds.caCert } : {}) } : {}),
   };
   return new Promise((resolve, reject) => {
@@ -63,6 +65,16 @@ function request(url: string, creds: KeystoneCredentials, o: { method: string; h
     if (o.body !== undefined) req.write(o.body);
     req.end();
   });
+}
+
+/** The API's own words (`{"error": {"message": ...}}`, Nova's `{"itemNotFound": {...}}`), if any. */
+function apiMessage(body: string): string {
+  try {
+    const first = Object.values(JSON.parse(body) as Record<string, { message?: unknown }>)[0];
+    return typeof first?.message === "string" ? ` (${first.message.slice(0, 200)})` : "";
+  } catch {
+    return "";
+  }
 }
 
 /** `auth_url` with or without `/v3`, as Tacker accepts it. */
@@ -83,7 +95,7 @@ async function computeSession(creds: KeystoneCredentials): Promise<{ token: stri
       scope: { project: { name: creds.projectName, domain: { name: creds.projectDomainName } } },
     } }),
   });
-  if (r.status !== 201) throw new Error(`Keystone ${url} refused user '${creds.username}' for project '${creds.projectName}': HTTP ${r.status}`);
+  if (r.status !== 201) throw new Error(`Keystone ${url} refused user '${creds.username}' for project '${creds.projectName}': HTTP ${r.status}${apiMessage(r.body)}`);
   const token = r.headers["x-subject-token"];
   const catalog = (JSON.parse(r.body) as { token: { catalog?: Catalog[] } }).token.catalog ?? [];
   const compute = catalog.find((s) => s.type === "compute")?.endpoints
@@ -96,7 +108,7 @@ async function computeSession(creds: KeystoneCredentials): Promise<{ token: stri
 export async function fetchServerPlacement(creds: KeystoneCredentials, serverId: string): Promise<ServerPlacement> {
   const { token, compute } = await computeSession(creds);
   const r = await request(`${compute}/servers/${encodeURIComponent(serverId)}`, creds, { method: "GET", headers: { "x-auth-token": token, accept: "application/json" } });
-  if (r.status !== 200) throw new Error(`Nova ${compute}: server ${serverId}: HTTP ${r.status}`);
+  if (r.status !== 200) throw new Error(`Nova ${compute}: server ${serverId}: HTTP ${r.status}${apiMessage(r.body)}`);
   const server = (JSON.parse(r.body) as { server: Record<string, unknown> }).server;
   const host = server["OS-EXT-SRV-ATTR:host"];
   const hostId = server.hostId;

@@ -43,8 +43,8 @@ describe("fetchServerPlacement", () => {
     for (const [c, id] of [[creds(admin, { password: "wrong" }), "srv-a"], [creds(admin), "srv-gone"], [creds(admin, { region: "RegionTwo" }), "srv-a"]] as const) {
       errors.push(await fetchServerPlacement(c, id).then(() => "no error", (e: Error) => e.message));
     }
-    expect(errors[0]).toMatch(/^Keystone http:\/\/127\.0\.0\.1:\d+\/identity\/v3\/auth\/tokens refused user 'nfv_user' for project 'nfv': HTTP 401$/);
-    expect(errors[1]).toMatch(/^Nova http:\/\/127\.0\.0\.1:\d+\/compute\/v2\.1: server srv-gone: HTTP 404$/);
+    expect(errors[0]).toMatch(/^Keystone http:\/\/127\.0\.0\.1:\d+\/identity\/v3\/auth\/tokens refused user 'nfv_user' for project 'nfv': HTTP 401 \(The request you have made requires authentication\.\)$/);
+    expect(errors[1]).toMatch(/^Nova http:\/\/127\.0\.0\.1:\d+\/compute\/v2\.1: server srv-gone: HTTP 404 \(Instance could not be found\.\)$/);
     expect(errors[2]).toContain("no public compute endpoint in region RegionTwo");
     for (const e of errors) expect(e).not.toContain("s3cret");
   });
