@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { ContainerizedVnf } from "../components/cnf";
 import { K8sCluster } from "../components/k8s-cluster";
-import { HOST_VNFC, PrivateRegistry } from "../components/registry";
+import { HOST_VNFC, PrivateRegistry, type RegistryConnectionInfo } from "../components/registry";
 import type { LcmOperation } from "../components/vnf/plan";
 import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
 import { VmVnf } from "../components/vnf";
@@ -45,9 +45,14 @@ export async function deployStack(): Promise<StackOutputs> {
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
   }
   const renderModes = new Set(settings.vims.filter((v) => v.renderYamlToDirectory).map((v) => v.name));
+  // Registries first: a cluster's `private_registries` takes their connection info.
+  const registries = new Map<string, pulumi.Output<RegistryConnectionInfo>>();
+  for (const p of settings.vnfs) {
+    if (p.component !== "kubernetes-cluster") outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
+  }
   for (const p of settings.vnfs) {
     if (p.component === "kubernetes-cluster") {
-      const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim);
+      const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
       outputs.vnfs[p.entry.name] = pulumi.output({
         component: p.component, vim: p.entry.vim, vimName: cluster.vimName, endpoint: cluster.endpoint,
         caCertificate: cluster.caCertificate, vnfcs: cluster.vnf.vnfcs, scaleLevels: cluster.vnf.scaleLevels,
@@ -55,9 +60,7 @@ export async function deployStack(): Promise<StackOutputs> {
       // The cluster is a Kubernetes VIM of its own: its kubeconfig (secret) under the VIM's name.
       outputs.kubeconfigs[cluster.vimName] = pulumi.secret(cluster.kubeconfig);
       outputs.vims[cluster.vimName] = cluster.vim.vimRecord;
-      continue;
     }
-    outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes);
   }
   return outputs;
 }
@@ -104,7 +107,7 @@ function privateKey(login: SshLogin | undefined): pulumi.Output<string> | undefi
 }
 
 /** A Kubernetes cluster on the OpenStack VIM: K8sCluster with the entry's `cluster` settings. */
-function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
+function registerCluster(p: PreparedVnf, vim: OpenStackVim, registries: Map<string, pulumi.Output<RegistryConnectionInfo>>): K8sCluster {
   const { entry } = p;
   const c = entry.cluster!;
   return new K8sCluster(entry.name, {
@@ -119,6 +122,7 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
     ...(c.aptSourceFile ? { aptSource: readFileSync(c.aptSourceFile, "utf8") } : {}),
     ...(c.floatingIp ? { floatingIp: c.floatingIp } : {}),
     ...(c.serverGroups ? { serverGroups: c.serverGroups } : {}),
+    ...(c.privateRegistries ? { registries: c.privateRegistries.map((r) => registries.get(r)!) } : {}),
     placement: vim,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
@@ -129,7 +133,7 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim): K8sCluster {
   });
 }
 
-function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>): pulumi.Output<unknown> {
+function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, registries: Map<string, pulumi.Output<RegistryConnectionInfo>>): pulumi.Output<unknown> {
   const { entry } = p;
   if (p.component === "registry-on-host") {
     const host = entry.host!;
@@ -138,6 +142,7 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
       installationParam: entry.installationParam,
       mode: entry.mode,
     });
+    registries.set(entry.name, registry.connectionInfo);
     return pulumi.output({ component: "private-registry", endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: { [HOST_VNFC]: { address: host.address } } });
   }
   const vim = vims.get(entry.vim!)!;
@@ -174,6 +179,7 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
       installationParam: entry.installationParam,
       mode: entry.mode,
     });
+    registries.set(entry.name, registry.connectionInfo);
     return pulumi.output({ component: p.component, vim: entry.vim, endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: registry.vnf?.vnfcs });
   }
   const vnf = new VmVnf(entry.name, {

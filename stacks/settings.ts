@@ -22,7 +22,22 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown },
   const entries = readVnfEntries(raw.vnfs, stack, projectRoot, vimTypes, stackLocator("vnfs", stackFile), bag);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, vimTypes, bag, stackFile);
+  checkRegistryNames(vnfs, bag, stackFile);
   return { vims: config.vims, vnfs, bag };
+}
+
+/** A cluster's `private_registries` name private-registry VNFs of the same stack. */
+function checkRegistryNames(vnfs: PreparedVnf[], bag: DiagnosticBag, stackFile?: LocatedDocument): void {
+  const kinds = new Map(vnfs.map((p) => [p.entry.name, p.component]));
+  const locate = stackLocator("vnfs", stackFile);
+  for (const p of vnfs) {
+    (p.entry.cluster?.privateRegistries ?? []).forEach((name, i) => {
+      const kind = kinds.get(name);
+      if (kind !== "private-registry" && kind !== "registry-on-host") {
+        bag.error("CONFIG_BAD_VALUE", `cluster.private_registries: '${name}' is ${kind ? `a ${kind}` : "no VNF of this stack"}, not a private registry`, locate([p.entry.name, "cluster", "private_registries", i]));
+      }
+    });
+  }
 }
 
 /**

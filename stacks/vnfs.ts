@@ -75,6 +75,8 @@ export interface ClusterSettings {
   floatingIp?: string;
   /** `master_server_group`, `worker_server_group`: K8sClusterArgs.serverGroups. */
   serverGroups?: ClusterServerGroups;
+  /** `private_registries`: names of private-registry VNFs of this stack, whose connection info the nodes get. */
+  privateRegistries?: string[];
 }
 
 /** `cluster` keys: stack config name → [ClusterSettings field, required, kind]. */
@@ -95,6 +97,8 @@ const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "fil
   worker_server_group: ["worker", false, "server-group"],
 };
 const SERVER_GROUP_VALUES: readonly string[] = [...SERVER_GROUP_POLICIES, "none"];
+/** A list, not a string: read apart from CLUSTER_KEYS. */
+const PRIVATE_REGISTRIES = "private_registries";
 const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
 
 const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
@@ -186,9 +190,18 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
   const out: Record<string, string> = {};
   const groups: ClusterServerGroups = {};
   let ok = true;
+  let privateRegistries: string[] | undefined;
+  const regs = raw[PRIVATE_REGISTRIES];
+  if (regs !== undefined) {
+    if (!Array.isArray(regs) || regs.length === 0 || !regs.every((r) => typeof r === "string" && r !== "")) {
+      bag.error("CONFIG_BAD_TYPE", `cluster.${PRIVATE_REGISTRIES} must be a list of names of private-registry VNFs of this stack`, at(["cluster", PRIVATE_REGISTRIES]));
+      ok = false;
+    } else privateRegistries = regs as string[];
+  }
   for (const k of Object.keys(raw)) {
+    if (k === PRIVATE_REGISTRIES) continue;
     if (!(k in CLUSTER_KEYS)) {
-      bag.error("CONFIG_UNKNOWN_KEY", `unknown key 'cluster.${k}' (expected ${Object.keys(CLUSTER_KEYS).join(", ")})`, at(["cluster", k], true));
+      bag.error("CONFIG_UNKNOWN_KEY", `unknown key 'cluster.${k}' (expected ${[...Object.keys(CLUSTER_KEYS), PRIVATE_REGISTRIES].join(", ")})`, at(["cluster", k], true));
       ok = false;
     }
   }
@@ -235,7 +248,7 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
   // The required versions were checked above; an interface has no index signature, hence `unknown`.
   const versions = Object.fromEntries(Object.entries(out).filter(([k]) => VERSION_FIELDS.has(k))) as unknown as K8sVersions;
   const rest = Object.fromEntries(Object.entries(out).filter(([k]) => !VERSION_FIELDS.has(k))) as unknown as Omit<ClusterSettings, "versions" | "serverGroups">;
-  return { ...rest, versions, ...(Object.keys(groups).length > 0 ? { serverGroups: groups } : {}) };
+  return { ...rest, versions, ...(Object.keys(groups).length > 0 ? { serverGroups: groups } : {}), ...(privateRegistries ? { privateRegistries } : {}) };
 }
 
 function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolean): (VnfcLogin & { address?: string }) | undefined {

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import * as command from "@pulumi/command";
 import type * as k8s from "@pulumi/kubernetes";
 import * as openstack from "@pulumi/openstack";
@@ -8,11 +6,13 @@ import { DiagnosticError, type Diagnostic } from "../../translators/diagnostics"
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import { KubernetesVim } from "../vim/kubernetes-vim";
+import type { RegistryConnectionInfo } from "../registry/private-registry";
 import type { ServerPlacementSource } from "../vim/server-placement";
 import { VmVnf } from "../vnf/vm-vnf";
 import { APISERVER_PORT, FRONTEND_PORT } from "./config/haproxy";
 import { NodeCommands, type NodeAddresses } from "./node-commands";
 import { planK8sCluster, type ClusterServerGroups, type K8sClusterPlan } from "./plan";
+import { clusterRegistries } from "./registries";
 import { parseKeyValues } from "./stdin";
 
 /** Versions of everything installed, pinned: no default may drift between two `pulumi up`s. */
@@ -72,6 +72,12 @@ export interface K8sClusterArgs {
    * spread over physical hosts. Required for such workers.
    */
   placement?: ServerPlacementSource;
+  /**
+   * More private registries, as component outputs: a `PrivateRegistry`'s `connectionInfo` passed
+   * as it is (an HTTPS one brings its certificate as the CA). Configured on every node like those of
+   * `private_registry_connection_info`.
+   */
+  registries?: pulumi.Input<RegistryConnectionInfo>[];
   /** SSH private key (preferred over the parameters' passwords); secret. */
   sshPrivateKey?: pulumi.Input<string>;
   /** Pinned SSH host key (authorized_keys format). */
@@ -123,8 +129,6 @@ export class K8sCluster extends pulumi.ComponentResource {
       serverGroups: args.serverGroups,
     });
     checkArgs(args, plan);
-    const caByPath = Object.fromEntries(plan.installation.registries.filter((r) => r.certificatePath)
-      .map((r) => [r.certificatePath!, readFileSync(path.join(args.packageDir!, r.certificatePath!), "utf8")]));
     super("nfv:k8s:Cluster", name, {}, opts);
     this.plan = plan;
     for (const w of plan.warnings) pulumi.log.warn(w, this);
@@ -155,7 +159,7 @@ export class K8sCluster extends pulumi.ComponentResource {
         resolveServer(this.vnf.servers[n.vnfcId].id);
       });
     }
-    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, caByPath);
+    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.packageDir, args.registries));
     const healSteps = cmds.healSteps();
 
     this.vnf = new VmVnf(vnfName, {

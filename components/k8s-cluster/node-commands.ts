@@ -29,6 +29,7 @@ import { keepalivedConfig, virtualRouterIdFor } from "./config/keepalived";
 import { kubeadmApiVersion, kubeadmInitConfig, kubeadmJoinConfig } from "./config/kubeadm";
 import { noProxy } from "./config/no-proxy";
 import type { K8sClusterArgs } from "./k8s-cluster";
+import type { RegistryConnection } from "./params";
 import type { K8sClusterPlan, PlannedNode } from "./plan";
 import { b64, parseKeyValues, registryFields, stdinLines, type StdinField } from "./stdin";
 
@@ -53,7 +54,8 @@ export class NodeCommands {
     private readonly args: K8sClusterArgs,
     private readonly addr: NodeAddresses,
     private readonly vip: pulumi.Output<string> | undefined,
-    private readonly caByPath: Record<string, string>,
+    /** Every private registry, those handed over as outputs included (see registries.ts). */
+    private readonly registries: pulumi.Output<RegistryConnection[]>,
   ) {
     this.masters = plan.nodes.filter((n) => n.role === "master");
     this.workers = plan.nodes.filter((n) => n.role === "worker");
@@ -155,31 +157,30 @@ export class NodeCommands {
   }
 
   private prepareStdin(n: PlannedNode): pulumi.Output<string> {
-    const inst = this.plan.installation;
     const v = this.args.versions;
-    return pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.addr[n.vnfcId].serverId]).apply(([ips, vip, serverId]) => {
+    return pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.addr[n.vnfcId].serverId, this.registries]).apply(([ips, vip, serverId, regs]) => {
       const nodes = this.plan.nodes.map((x) => ({ name: x.name, ip: ips[x.vnfcId] }));
       const fields: StdinField[] = [
         ["NODE_NAME", n.name],
         // The script checks it against cloud-init's instance id: never the old server of a replaced node.
         ["INSTANCE_ID", serverId],
-        ["HOSTS_B64", b64(hostsBlock(nodes, inst.registries.flatMap((r) => (r.hostsString ? [r.hostsString] : []))))],
+        ["HOSTS_B64", b64(hostsBlock(nodes, regs.flatMap((r) => (r.hostsString ? [r.hostsString] : []))))],
         ["KUBERNETES_PACKAGE_VERSION", v.kubernetesPackage], ["CONTAINERD_PACKAGE", v.containerdPackageName], ["CONTAINERD_PACKAGE_VERSION", v.containerdPackage],
         ["EXTRA_PACKAGES", n.role === "master" && v.etcdClientPackage ? `etcd-client=${v.etcdClientPackage}` : undefined],
         ["APT_SOURCE_B64", this.args.aptSource ? b64(this.args.aptSource) : undefined],
-        ...this.proxyFields(ips, vip),
+        ...this.proxyFields(ips, vip, regs),
       ];
       return stdinLines(fields);
     });
   }
 
   /** HTTP(S)_PROXY and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
-  private proxyFields(ips: Record<string, string>, vip: string | undefined): StdinField[] {
+  private proxyFields(ips: Record<string, string>, vip: string | undefined, regs: RegistryConnection[]): StdinField[] {
     const inst = this.plan.installation;
     if (!inst.proxy) return [];
     return [["HTTP_PROXY", inst.proxy.httpProxy], ["HTTPS_PROXY", inst.proxy.httpsProxy], ["NO_PROXY", noProxy({
       user: inst.proxy.noProxy, nodeIps: this.plan.nodes.map((x) => ips[x.vnfcId]), nodeNames: this.plan.nodes.map((x) => x.name), vip,
-      podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: inst.registries.map((r) => r.server),
+      podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: regs.map((r) => r.server),
     })]];
   }
 
@@ -196,17 +197,16 @@ export class NodeCommands {
     const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.FileAsset(local), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
     this.all.set(n, copy);
     const digest = createHash("sha256").update(readFileSync(local)).digest("hex");
-    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined)]).apply(([ips, vip]) => stdinLines([["SCRIPT", remote], ...this.proxyFields(ips, vip)]));
+    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyFields(ips, vip, regs)]));
     this.run(`${m.vnfcId}-helm`, m, "install-helm.sh", stdin, { dependsOn: [copy], triggers: [serverId, digest] });
   }
 
-  private registriesStdin(): string {
-    const regs = this.plan.installation.registries;
-    return stdinLines([
+  private registriesStdin(): pulumi.Output<string> {
+    return this.registries.apply((regs) => stdinLines([
       ["CONTAINERD_CONFIG_B64", b64(containerdConfig({ sandboxImage: this.args.sandboxImage }))],
-      ...registryFields(regs, this.caByPath),
+      ...registryFields(regs),
       ["REGISTRY_AUTH_B64", regs.length > 0 ? b64(registryCredentials(regs)) : undefined],
-    ]);
+    ]));
   }
 
   /** configure-lb's stdin for master `m`: every master as a backend, except `without` (heal). */

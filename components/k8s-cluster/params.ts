@@ -63,6 +63,8 @@ export interface RegistryConnection {
   password: string;
   /** `certificate_path`: package-relative CA file (HTTPS). */
   certificatePath?: string;
+  /** The CA itself (PEM): read from `certificate_path`, or handed over by a `PrivateRegistry` (HTTPS). */
+  caPem?: string;
   /** `hosts_string`: an `/etc/hosts` line, `IP FQDN`. */
   hostsString?: string;
 }
@@ -349,7 +351,7 @@ class Reader {
   }
 }
 
-function validServer(s: string): boolean {
+export function validServer(s: string): boolean {
   const m = /^([A-Za-z0-9.-]+):(\d{1,5})$/.exec(s);
   return !!m && Number(m[2]) >= 1 && Number(m[2]) <= 65535 && !m[1].startsWith("-");
 }

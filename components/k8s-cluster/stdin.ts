@@ -20,10 +20,10 @@ export function stdinLines(fields: StdinField[]): string {
 export const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
 /** `REGISTRY=<host:port>|<hosts.toml b64>|<ca b64>` lines of configure-registries.sh. */
-export function registryFields(registries: RegistryConnection[], caByPath: Record<string, string>): StdinField[] {
+export function registryFields(registries: RegistryConnection[]): StdinField[] {
   return registries.map((r) => {
     const h = hostsToml(r);
-    const ca = h.caFile && r.certificatePath ? b64(caByPath[r.certificatePath]) : "";
+    const ca = h.caFile && r.caPem ? b64(r.caPem) : "";
     return ["REGISTRY", `${r.server}|${b64(h.content)}|${ca}`];
   });
 }

@@ -90,12 +90,20 @@ export interface PrivateRegistryArgs {
   auth?: { username: pulumi.Input<string>; password: pulumi.Input<string> };
 }
 
-/** One item of the Kubernetes cluster's `private_registry_connection_info`. */
+/** One item of the Kubernetes cluster's `private_registry_connection_info`, or of K8sClusterArgs.registries. */
 export interface RegistryConnectionInfo {
   connection_type: "0" | "1";
   server: string;
   username?: string;
   password?: string;
+  /** `/etc/hosts` line, `IP FQDN`. */
+  hosts_string?: string;
+  /**
+   * The CA to trust (PEM), for HTTPS: content, where Tacker's item has a package path
+   * (`certificate_path`). A PrivateRegistry gives its own certificate: containerd (Go) trusts a
+   * server certificate that is itself in the trusted set, self-signed or not.
+   */
+  ca_certificate?: string;
 }
 
 export class PrivateRegistry extends pulumi.ComponentResource {
@@ -179,8 +187,9 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       this.hostCommands = wired.commands;
     }
     this.endpoint = pulumi.interpolate`${host}:${installation.portNo}`;
-    const info = pulumi.all([this.endpoint, auth]).apply(([server, a]) => {
-      const rec: RegistryConnectionInfo = { connection_type: args.tls ? "1" : "0", server };
+    const info = pulumi.all([this.endpoint, auth, tls]).apply(([server, a, t]) => {
+      const rec: RegistryConnectionInfo = { connection_type: t ? "1" : "0", server };
+      if (t) rec.ca_certificate = t[0];
       if (a) {
         rec.username = a[0];
         rec.password = a[1];

@@ -18,10 +18,10 @@ export interface HostsToml {
   caFile?: string;
 }
 
-export function hostsToml(r: Pick<RegistryConnection, "connectionType" | "server" | "certificatePath">): HostsToml {
+export function hostsToml(r: Pick<RegistryConnection, "connectionType" | "server" | "certificatePath" | "caPem">): HostsToml {
   if (!/^[A-Za-z0-9.-]+:\d+$/.test(r.server)) throw new Error(`hostsToml: server ${r.server} is not host:port`);
   const url = `${r.connectionType === "1" ? "https" : "http"}://${r.server}`;
-  const caFile = r.connectionType === "1" && r.certificatePath ? `${CERTS_DIR}/${r.server}/ca.crt` : undefined;
+  const caFile = r.connectionType === "1" && (r.certificatePath || r.caPem) ? `${CERTS_DIR}/${r.server}/ca.crt` : undefined;
   const lines = [
     `server = ${q(url)}`,
     "",

@@ -119,6 +119,38 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(decoded(regs, "CONTAINERD_CONFIG_B64")).toContain('sandbox_image = "192.168.246.10:5000/pause:3.9"');
   });
 
+  it("registries handed over as outputs (a PrivateRegistry's connectionInfo): containerd, credentials, /etc/hosts and no_proxy on every node, after the listed ones", async () => {
+    const handed = pulumi.secret({ connection_type: "1" as const, server: "10.10.0.50:5443", username: "nfv", password: "reg-s3cret", ca_certificate: CA_PEM, hosts_string: "10.10.0.50 registry.lab" });
+    build(SEED, { registries: [handed] });
+    await settle();
+    const regs = stdinOf("k8s-masterNode-0-registries");
+    const lines = regs.split("\n").filter((l) => l.startsWith("REGISTRY=")).map((l) => l.slice("REGISTRY=".length).split("|"));
+    expect(lines.map((l) => l[0])).toEqual(["192.168.246.10:5000", "10.10.0.50:5443"]);
+    expect(Buffer.from(lines[1][1], "base64").toString()).toContain('ca = "/etc/containerd/certs.d/10.10.0.50:5443/ca.crt"');
+    expect(Buffer.from(lines[1][2], "base64").toString()).toBe(CA_PEM);
+    expect(JSON.parse(decoded(regs, "REGISTRY_AUTH_B64")).auths["10.10.0.50:5443"]).toEqual({ auth: Buffer.from("nfv:reg-s3cret").toString("base64") });
+    const prep = stdinOf("k8s-workerNode-1-prepare");
+    expect(decoded(prep, "HOSTS_B64")).toContain("10.10.0.50 registry.lab\n");
+    expect(field(prep, "NO_PROXY")!.split(",")).toContain("10.10.0.50");
+  });
+
+  it("a handed-over registry that is not host:port, not HTTP(S) or already listed fails with its position; without credentials it gets Tacker's defaults", async () => {
+    const { withHanded } = await import("../../../components/k8s-cluster/registries");
+    const listed = [{ connectionType: "0" as const, server: "192.168.246.10:5000", username: "tacker", password: "tacker" }];
+    const fail = (info: Record<string, unknown>) => {
+      try {
+        withHanded(listed, [{ connection_type: "0", server: "10.0.0.9:5000" }, info as never]);
+        return "no error";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(withHanded(listed, [{ connection_type: "0", server: "10.0.0.9:5000" }]).map((r) => [r.server, r.username])).toEqual([["192.168.246.10:5000", "tacker"], ["10.0.0.9:5000", "tacker"]]);
+    expect(fail({ connection_type: "0", server: "registry" })).toBe("K8sCluster registries[1]: server `registry` is not host:port");
+    expect(fail({ connection_type: "2", server: "10.0.0.8:5000" })).toBe('K8sCluster registries[1]: connection_type must be "0" (HTTP) or "1" (HTTPS), got "2"');
+    expect(fail({ connection_type: "0", server: "192.168.246.10:5000" })).toBe("K8sCluster registries[1]: server `192.168.246.10:5000` is already a registry of the cluster");
+  });
+
   it("init: kubeadm config with the VIP endpoint :16443, the seed's CIDRs and the VIP/master/floating IP as SANs; SSH with the parameters' password, as a secret", async () => {
     build(SEED, { floatingIp: "203.0.113.7" });
     await settle();

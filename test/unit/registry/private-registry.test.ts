@@ -91,7 +91,7 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
     expect(named(`${V}-ssh-ready`).inputs.triggers).toEqual([`${V}-id`]);
   });
 
-  it("TLS, auth, native mode, key auth: connection info for the cluster carries credentials, secret", async () => {
+  it("TLS, auth, native mode, key auth: connection info for the cluster carries credentials and the certificate as the CA, secret", async () => {
     const r = new reg.PrivateRegistry("reg", {
       vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR, sshPrivateKey: "KEY", storageGib: 50 },
       installationParam: { ssh_cp_name: "CP1", ssh_username: "debian", port_no: "5443" },
@@ -105,7 +105,7 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
     ].join("\n"));
     expect(named(`${V}-RegistryStorage`).inputs.size).toBe(50);
     const v = await valueOf(info);
-    expect(v).toEqual({ connection_type: "1", server: expect.stringMatching(/:5443$/), username: "nfv", password: "s3cret" });
+    expect(v).toEqual({ connection_type: "1", server: expect.stringMatching(/:5443$/), username: "nfv", password: "s3cret", ca_certificate: "CERT" });
     expect(await pulumi.isSecret(info)).toBe(true);
   });
 

@@ -135,6 +135,38 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     }
   });
 
+  it("private_registries: a registry VNF of the stack reaches every node's containerd after the parameters' registries", async () => {
+    setConfig({
+      reg: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { port_no: 5000 } },
+      k8ss: entry({ cluster: { ...CLUSTER, private_registries: ["reg"] } }),
+    });
+    await program.deployStack();
+    await settle();
+    const stdin = String(plain(registered.find((r) => r.name === "k8ss-workerNode-0-registries")!.inputs.stdin));
+    expect(stdin.split("\n").filter((l) => l.startsWith("REGISTRY=")).map((l) => l.split("|")[0])).toEqual(["REGISTRY=192.168.246.10:5000", "REGISTRY=10.254.0.10:5000"]);
+  });
+
+  it("private_registries naming no registry, or not a list, is refused, located", async () => {
+    setConfig({
+      hw: { vim: "core", package: path.join(ROOT, "../shared/vnf-packages/helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" },
+      k8sa: entry({ cluster: { ...CLUSTER, private_registries: ["hw", "nope"] } }),
+      k8sb: entry({ cluster: { ...CLUSTER, private_registries: "hw" } }),
+    });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:vnfs.k8sb.cluster.private_registries", "cluster.private_registries must be a list of names of private-registry VNFs of this stack"],
+    ]);
+    setConfig({
+      hw: { vim: "core", package: path.join(ROOT, "../shared/vnf-packages/helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" },
+      k8sa: entry({ cluster: { ...CLUSTER, private_registries: ["hw", "nope"] } }),
+    });
+    const err2 = await failure();
+    expect(err2.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.private_registries[0]", "cluster.private_registries: 'hw' is a vm-vnf, not a private registry"],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.private_registries[1]", "cluster.private_registries: 'nope' is no VNF of this stack, not a private registry"],
+    ]);
+  });
+
   it("a server group policy that Nova does not know is refused, located", async () => {
     setConfig({ k8sb: entry({ cluster: { ...CLUSTER, worker_server_group: "spread" } }) });
     const err = await failure();

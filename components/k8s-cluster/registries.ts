@@ -1,0 +1,36 @@
+/**
+ * The cluster's private registries, as one list: those of `private_registry_connection_info`
+ * (checked with the other parameters, the CA read from the package) and those handed over as
+ * component outputs (`PrivateRegistry.connectionInfo`), known only once the registry exists, so
+ * checked then, by their position in `registries`.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import type { RegistryConnectionInfo } from "../registry/private-registry";
+import { DEFAULT_REGISTRY_CREDENTIAL, validServer, type RegistryConnection } from "./params";
+
+export function clusterRegistries(fromParams: RegistryConnection[], packageDir: string | undefined, handed: pulumi.Input<RegistryConnectionInfo>[] = []): pulumi.Output<RegistryConnection[]> {
+  const listed = fromParams.map((r) => (r.certificatePath ? { ...r, caPem: readFileSync(path.join(packageDir!, r.certificatePath), "utf8") } : r));
+  if (handed.length === 0) return pulumi.output(listed);
+  return pulumi.all(handed).apply((infos) => withHanded(listed, infos));
+}
+
+/** `listed` and then `infos`, each checked; an error names its position in `registries`. Pure. */
+export function withHanded(listed: RegistryConnection[], infos: RegistryConnectionInfo[]): RegistryConnection[] {
+  const out = [...listed];
+  infos.forEach((info, i) => {
+    const at = `K8sCluster registries[${i}]`;
+    if (info.connection_type !== "0" && info.connection_type !== "1") throw new Error(`${at}: connection_type must be "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(info.connection_type)}`);
+    if (!validServer(info.server)) throw new Error(`${at}: server \`${info.server}\` is not host:port`);
+    if (out.some((r) => r.server === info.server)) throw new Error(`${at}: server \`${info.server}\` is already a registry of the cluster`);
+    const r: RegistryConnection = {
+      connectionType: info.connection_type, server: info.server,
+      username: info.username ?? DEFAULT_REGISTRY_CREDENTIAL, password: info.password ?? DEFAULT_REGISTRY_CREDENTIAL,
+    };
+    if (info.connection_type === "1" && info.ca_certificate) r.caPem = info.ca_certificate;
+    if (info.hosts_string) r.hostsString = info.hosts_string;
+    out.push(r);
+  });
+  return out;
+}
