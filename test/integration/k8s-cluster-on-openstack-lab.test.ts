@@ -116,7 +116,7 @@ function request(flavour: Flavour): string {
 class ClusterStack {
   local!: LocalStack;
   stack!: Stack;
-  constructor(readonly name: string, readonly vnf: string, readonly flavour: Flavour, readonly cluster: Record<string, string> = {}) {}
+  constructor(readonly name: string, readonly vnf: string, readonly flavour: Flavour, readonly cluster: Record<string, string> = {}, readonly registryVnf?: string) {}
 
   async open(): Promise<void> {
     this.local = await openLocalStack({ stackName: this.name });
@@ -131,6 +131,21 @@ class ClusterStack {
     await set(`${v}.ssh.private_key_file`, path.join(work, "id_ed25519"));
     await set(`${v}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
     for (const [k, val] of Object.entries({ ...CLUSTER, ...this.cluster })) await set(`${v}.cluster.${k}`, val);
+    if (this.registryVnf) {
+      // The private registry VNF in the same stack, its connection info handed to the cluster.
+      const r = `vnfs.${this.registryVnf}`;
+      const seed = readFileSync(path.join(ROOT, "test/fixtures/vnf/private_registry_param_file.json"), "utf8");
+      const file = path.join(work, `${this.registryVnf}.json`);
+      writeFileSync(file, seed.replace("f0c82461-36b5-4d86-8322-b0bc19cda65f", labResources(labEnv)["network.lab-net"]));
+      await set(`${r}.vim`, "lab");
+      await set(`${r}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
+      await set(`${r}.instantiate_request`, file);
+      await set(`${r}.mode`, "native");
+      await set(`${r}.ssh.user`, "ubuntu");
+      await set(`${r}.ssh.private_key_file`, path.join(work, "id_ed25519"));
+      await set(`${r}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+      await set(`${v}.cluster.private_registries[0]`, this.registryVnf);
+    }
   }
 
   servers(): Server[] {
@@ -484,9 +499,9 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
 
 interface ServerPlacementView { "OS-EXT-SRV-ATTR:host": string; "OS-EXT-AZ:availability_zone": string }
 
-describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: server groups, workers labelled with their compute host", () => {
+describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: server groups, workers labelled with their compute host, a registry VNF of the stack", () => {
   // The lab has two compute hosts: three masters fit only a soft policy; the two workers keep Tacker's hard one.
-  const c = new ClusterStack("it-k8s-podaffinity", "k8sp", "podaffinity", { master_server_group: "soft-anti-affinity" });
+  const c = new ClusterStack("it-k8s-podaffinity", "k8sp", "podaffinity", { master_server_group: "soft-anti-affinity" }, "k8spreg");
   let endpoint = "";
   beforeAll(async () => {
     await c.open();
@@ -522,6 +537,16 @@ describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: 
       expect(labels(`k8sp-${w.toLowerCase()}`), w).toEqual({ "CIS-node": p["OS-EXT-SRV-ATTR:host"], "topology.kubernetes.io/zone": p["OS-EXT-AZ:availability_zone"] });
     }
     expect(labels("k8sp-masternode-1")).toEqual({});
+    // The registry VNF's real endpoint (its server's port) reached every node: containerd, the kubelet's credentials, no_proxy.
+    const outputs = (await c.stack.outputs()).vnfs.value as Record<string, { endpoint: string }>;
+    const registry = outputs.k8spreg.endpoint;
+    expect(registry).toMatch(/^10\.10\.0\.\d+:5000$/);
+    for (const vnfc of ["masterNode-0", "workerNode-1"]) {
+      const id = c.server(vnfc).ID;
+      expect(hostFile(id, `etc/containerd/certs.d/${registry}/hosts.toml`), vnfc).toContain(`server = "http://${registry}"`);
+      expect(Object.keys((JSON.parse(hostFile(id, "var/lib/kubelet/config.json")) as { auths: object }).auths), vnfc).toContain(registry);
+      expect(/"NO_PROXY=([^"]+)"/.exec(hostFile(id, "etc/systemd/system/containerd.service.d/nfv-proxy.conf"))![1].split(","), vnfc).toContain(registry.split(":")[0]);
+    }
     // Labelled on the anchor master, after the worker's join.
     const log = calls("k8sp-vnf-", t0);
     for (const w of ["workernode-0", "workernode-1"]) {
@@ -545,9 +570,10 @@ describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: 
     expect(relabel.map((x) => /label node (\S+) /.exec(x.text)![1])).toEqual(["k8sp-workernode-0"]);
   });
 
-  it("destroy leaves no server, port or server group of the cluster", async () => {
+  it("destroy leaves no server, port or server group of the cluster or the registry", async () => {
     await timed("podaffinity destroy", () => c.stack.destroy({ color: "never" }));
     expect(c.servers()).toEqual([]);
+    expect(os<Server[]>("server", "list", "--all-projects").filter((s) => s.Name.startsWith("k8spreg-"))).toEqual([]);
     expect(os<{ Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith("k8sp-"))).toEqual([]);
   });
 });
