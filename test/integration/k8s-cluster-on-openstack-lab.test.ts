@@ -514,7 +514,7 @@ describe.skipIf(!enabled)("K8sCluster flavour podaffinity on the lab OpenStack: 
   const labels = (node: string) => Object.fromEntries(readFileSync(path.join(clusterState(endpoint).dir, "nodes", node), "utf8")
     .split("\n").filter((l) => l.startsWith("label.")).map((l) => [l.slice(6, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 
-  it("up: a server group per role through the API; the workers on different compute hosts, each labelled with its own host and zone", async () => {
+  it("up: a server group per role through the API; the workers on different compute hosts, each labelled with its own host and zone; the registry VNF's endpoint on the nodes", async () => {
     const t0 = since();
     await c.run("podaffinity up", () => c.stack.up({ color: "never" }).then(() => undefined));
     const { vip } = vipAndPairs("k8sp");
