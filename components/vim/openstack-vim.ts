@@ -100,7 +100,7 @@ export class OpenStackVim extends pulumi.ComponentResource implements ServerPlac
     const login = pulumi.all([this.endpoint, args.username, args.password, args.projectName, projectDomainName, userDomainName]);
     this.credentials = pulumi.secret(pulumi.all([login, args.region, caCert, certVerify]).apply(
       ([[authUrl, username, password, projectName, pdn, udn], region, ca, verify]): KeystoneCredentials => ({
-        authUrl, username, password, projectName, projectDomainName: pdn, userDomainName: udn, insecure: !verify,
+        authUrl, username, password, projectName, projectDomainName: pdn, userDomainName: udn, certVerify: verify,
         ...(region ? { region } : {}), ...(ca ? { caCert: ca } : {}),
       })));
 

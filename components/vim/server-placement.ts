@@ -8,6 +8,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type * as pulumi from "@pulumi/pulumi";
+import type { OpenStackVimSpec } from "../../translators/tacker/vim-config";
 
 export interface ServerPlacement {
   /**
@@ -26,20 +27,8 @@ export interface ServerPlacementSource {
   placementOf(serverId: pulumi.Input<string>): pulumi.Output<ServerPlacement>;
 }
 
-/** Keystone v3 password credentials, as a Tacker `vim-config.yaml` gives them. */
-export interface KeystoneCredentials {
-  authUrl: string;
-  username: string;
-  password: string;
-  projectName: string;
-  projectDomainName: string;
-  userDomainName: string;
-  region?: string;
-  /** PEM bundle trusted for TLS (instead of the system's). */
-  caCert?: string;
-  /** `cert_verify: False`. */
-  insecure?: boolean;
-}
+/** Keystone v3 password credentials: a Tacker `vim-config.yaml`'s (`caCert` trusted instead of the system's CAs). */
+export type KeystoneCredentials = Omit<OpenStackVimSpec, "type">;
 
 interface Reply { status: number; headers: http.IncomingHttpHeaders; body: string }
 
@@ -51,7 +40,7 @@ function request(url: string, creds: KeystoneCredentials, o: { method: string; h
   const headers = o.body === undefined ? o.headers : { ...o.headers, "content-length": String(Buffer.byteLength(o.body)) };
   const options: https.RequestOptions = {
     method: o.method, headers, timeout: 30_000,
-    ...(tls ? { rejectUnauthorized: !creds.insecure, ...(creds.caCert ? { ca: creds.caCert } : {}) } : {}),
+    ...(tls ? { rejectUnauthorized: creds.certVerify, ...(creds.caCert ? { ca: creds.caCert } : {}) } : {}),
   };
   return new Promise((resolve, reject) => {
     const req = lib.request(u, options, (res) => {

@@ -11,7 +11,7 @@ const USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
 let admin: FakeNova;
 let member: FakeNova;
 const creds = (nova: FakeNova, extra: Record<string, string> = {}) => ({
-  authUrl: nova.authUrl, username: USER.name, password: USER.password, projectName: USER.project, projectDomainName: "Default", userDomainName: "Default", ...extra,
+  authUrl: nova.authUrl, username: USER.name, password: USER.password, projectName: USER.project, projectDomainName: "Default", userDomainName: "Default", certVerify: true, ...extra,
 });
 
 beforeAll(async () => {
