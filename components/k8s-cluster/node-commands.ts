@@ -112,8 +112,8 @@ export class NodeCommands {
     }
     for (const w of this.workers) {
       const join = this.join(w, [init, last, ready.get(w.vnfcId)!]);
-      // Delete-only: runs when the worker leaves the program (scale-in), before its VM is deleted.
       if (this.plan.labelWorkers) this.label(w, join);
+      // Delete-only: runs when the worker leaves the program (scale-in), before its VM is deleted.
       this.run(`${w.vnfcId}-drain`, this.node(w.anchor), "remove-node.sh", stdinLines([["NODE_NAME", w.name], ["ROLE", "worker"], ["ON_DRAIN_FAILURE", "fail"]]), { dependsOn: [join], onDelete: true });
     }
     if (this.vip) {
