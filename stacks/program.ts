@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { ContainerizedVnf } from "../components/cnf";
-import { K8sCluster } from "../components/k8s-cluster";
+import { K8sCluster, MagnumCluster } from "../components/k8s-cluster";
 import { HOST_VNFC, PrivateRegistry, type RegistryConnectionInfo } from "../components/registry";
 import type { LcmOperation } from "../components/vnf/plan";
 import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
@@ -26,17 +26,19 @@ export interface StackOutputs {
   vnfs: Record<string, pulumi.Output<unknown>>;
   /** Kubeconfig of each Kubernetes VIM (secret): `nfv heal` of a CNF uses it. */
   kubeconfigs: Record<string, pulumi.Output<string>>;
+  /** Per Magnum cluster: its VIM's name, endpoint and CA, Magnum's cluster id and node count. */
+  magnumClusters: Record<string, pulumi.Output<unknown>>;
 }
 
 export async function deployStack(): Promise<StackOutputs> {
   const stack = pulumi.getStack();
   const config = new pulumi.Config(PROJECT);
   const root = findProjectRoot();
-  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs") }, root, stack, loadStackFile(root, stack));
+  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs"), magnumClusters: config.getObject("magnum_clusters") }, root, stack, loadStackFile(root, stack));
   settings.bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
   for (const w of settings.bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
 
-  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {} };
+  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
     const vim = registerVim(entry);
@@ -61,6 +63,16 @@ export async function deployStack(): Promise<StackOutputs> {
       outputs.kubeconfigs[cluster.vimName] = pulumi.secret(cluster.kubeconfig);
       outputs.vims[cluster.vimName] = cluster.vim.vimRecord;
     }
+  }
+  for (const m of settings.magnumClusters) {
+    const cluster = new MagnumCluster(m.name, { ...m.args, provider: (vims.get(m.vim) as OpenStackVim).provider });
+    const vimName = cluster.vimName;
+    outputs.magnumClusters[m.name] = pulumi.output({
+      vim: m.vim, vimName, endpoint: cluster.endpoint, caCertificate: cluster.caCertificate,
+      clusterId: cluster.cluster.id, stackId: cluster.cluster.stackId, nodeCount: cluster.cluster.nodeCount,
+    });
+    outputs.kubeconfigs[vimName] = pulumi.secret(cluster.kubeconfig);
+    outputs.vims[vimName] = cluster.vim.vimRecord;
   }
   return outputs;
 }

@@ -6,24 +6,27 @@
 import { DiagnosticBag } from "../translators/diagnostics";
 import type { LocatedDocument } from "../translators/yaml/located-yaml";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
+import { readMagnumEntries, type MagnumEntry } from "./magnum-settings";
 import { prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
 
 export interface StackSettings {
   vims: VimEntry[];
   vnfs: PreparedVnf[];
+  magnumClusters: MagnumEntry[];
   /** Every problem found; callers throw on errors and print warnings. */
   bag: DiagnosticBag;
 }
 
-/** `raw` holds the parsed `pulumi-nfv:vims` and `pulumi-nfv:vnfs` values. */
-export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
+/** `raw` holds the parsed `pulumi-nfv:vims`, `pulumi-nfv:vnfs` and `pulumi-nfv:magnum_clusters` values. */
+export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
   const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
   const vimTypes = new Map(config.vims.map((v) => [v.name, v.spec.type]));
   const entries = readVnfEntries(raw.vnfs, stack, projectRoot, vimTypes, stackLocator("vnfs", stackFile), bag);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, vimTypes, bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
-  return { vims: config.vims, vnfs, bag };
+  const magnumClusters = readMagnumEntries(raw.magnumClusters, vimTypes, stackLocator("magnum_clusters", stackFile), bag);
+  return { vims: config.vims, vnfs, magnumClusters, bag };
 }
 
 /** A cluster's `private_registries` name private-registry VNFs of the same stack. */

@@ -289,7 +289,7 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
 }
 
 /** A whole number ≥ 0; `pulumi config set --path` stores numbers as digit strings, so those count too. */
-function wholeNumber(v: unknown): number | undefined {
+export function wholeNumber(v: unknown): number | undefined {
   if (typeof v === "number" && Number.isInteger(v) && v >= 0) return v;
   if (typeof v === "string" && /^\d+$/.test(v)) return Number(v);
   return undefined;
@@ -350,6 +350,6 @@ export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Prom
   return prepared;
 }
 
-function isMapping(v: unknown): v is Record<string, unknown> {
+export function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

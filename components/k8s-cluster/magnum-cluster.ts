@@ -71,6 +71,8 @@ export class MagnumCluster extends pulumi.ComponentResource {
   /** Secret: client certificate auth, as Magnum issues it. */
   readonly kubeconfig: pulumi.Output<string>;
   readonly vim: KubernetesVim;
+  /** The Kubernetes VIM's name (`vimName`, default `kubernetes_vim_<name>`). */
+  readonly vimName: string;
   readonly provider: k8s.Provider;
 
   constructor(name: string, args: MagnumClusterArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -110,6 +112,7 @@ export class MagnumCluster extends pulumi.ComponentResource {
     this.endpoint = pulumi.unsecret(kc.apply((k) => k.host ?? ""));
     this.caCertificate = pulumi.unsecret(kc.apply((k) => k.cluster_ca_certificate ?? ""));
     const vimName = args.vimName ?? `kubernetes_vim_${name}`;
+    this.vimName = vimName;
     this.vim = new KubernetesVim(vimName, {
       authUrl: this.endpoint,
       sslCaCert: this.caCertificate,

@@ -9,7 +9,8 @@
 # HEAT_ENGINE_WORKERS workers (default: the number of cores, Heat's own default would be at least 4).
 #
 #   heat_up    install (if missing), config, database, keystone registration, start, wait ready
-#   heat_down  stop heat-api and heat-engine only (`down --heat-only`); `down` stops them with the rest
+#   heat_down  stop heat-api, heat-engine and the heat-agent stand-in only (`down --heat-only`); `down`
+#              stops them with the rest
 #
 # Keystone: service user `heat` (admin + service in project service), service `orchestration` at
 # http://127.0.0.1:8004/v1/%(tenant_id)s, roles heat_stack_owner and heat_stack_user, the stack
@@ -142,6 +143,8 @@ heat_up() {
   start heat-engine heat-engine --config-file "$S/etc/heat/heat.conf" --log-file "$S/log/heat-engine.log"
   start heat-api heat-api --config-file "$S/etc/heat/heat.conf" --log-file "$S/log/heat-api.log"
   wait_for 120 "heat-api on :$HEAT_PORT and $HEAT_ENGINE_WORKERS heat-engine workers" heat_ready
+  # the lab's servers boot nothing: this stand-in signals their software deployments (see its header)
+  (admin_env && start heat-agent python3 "$LAB_DIR/standins/heat-agent" --state "$S")
   if ((fresh)); then # facts of this start, printed by up's summary (kept while Heat runs)
     {
       echo "heat_started=$(date -u +%FT%TZ)"
@@ -155,7 +158,7 @@ heat_up() {
 
 heat_down() { # stop what heat_up started (recorded pids, whole sessions), keep config and database
   local n pid i
-  for n in heat-api heat-engine; do
+  for n in heat-agent heat-api heat-engine; do
     if running "$n"; then
       pid="$(<"$(pidfile "$n")")"
       kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true

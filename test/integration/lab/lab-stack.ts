@@ -25,9 +25,9 @@ export interface LabStack {
   close(): Promise<void>;
 }
 
-export async function openLabStack(name: string): Promise<LabStack> {
+export async function openLabStack(name: string, opts: { magnum?: boolean } = {}): Promise<LabStack> {
   const work = mkdtempSync(path.join(tmpdir(), `nfv-${name}-`));
-  const facts = labUp();
+  const facts = labUp(opts);
   const key = path.join(work, "id_ed25519");
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key]);
   const local = await openLocalStack({ stackName: name });

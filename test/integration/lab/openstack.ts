@@ -34,13 +34,13 @@ function running(): boolean {
   }
 }
 
-/** Brings the lab up (or finds it up) and returns its facts. */
-export function labUp(): LabFacts {
+/** Brings the lab up (or finds it up) and returns its facts; `magnum` also starts Heat and Magnum. */
+export function labUp(opts: { magnum?: boolean } = {}): LabFacts {
   if (!running()) {
     mkdirSync(path.dirname(STARTED_MARKER), { recursive: true });
     writeFileSync(STARTED_MARKER, `${new Date().toISOString()}\n`);
   }
-  const up = () => execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
+  const up = () => execFileSync(path.join(LAB, "up"), opts.magnum ? ["--with-magnum"] : [], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
   let out: string;
   try {
     out = up();
