@@ -1,7 +1,8 @@
 /**
  * MagnumCluster against Pulumi mocks: the template and cluster Magnum gets, and the output
  * contract shared with K8sCluster (secret kubeconfig, CA, endpoint, a KubernetesVim with client
- * certificate auth). Not that Magnum builds a cluster: the lab has no Magnum.
+ * certificate auth). That Magnum builds the cluster is shown on the lab's real Magnum by
+ * test/integration/magnum-on-openstack-lab.test.ts.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";

@@ -1,0 +1,122 @@
+/**
+ * `magnum_clusters` in a stack config: the MagnumClusterArgs each entry becomes (values as
+ * `pulumi config set --path` stores them too), the located errors for a bad entry, and what the
+ * program registers for one (Pulumi mocks): the template and cluster on the VIM's provider, the
+ * cluster's Kubernetes VIM among the stack's VIMs, its kubeconfig only as a secret.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadStackSettings } from "../../../stacks/settings";
+import { parseYaml } from "../../../translators/yaml/located-yaml";
+import { settle, type Registered } from "../helpers/pulumi-mocks";
+
+const ROOT = path.join(__dirname, "../../..");
+const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
+const PKI = path.join(ROOT, "test/fixtures/pki");
+const [CA, CERT, KEY] = ["ca-a.crt", "client.crt", "client.key"].map((f) => readFileSync(path.join(PKI, f), "utf8"));
+const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "t", ssl_ca_cert: "None", project_name: "default" };
+
+async function settings(magnumClusters: unknown, stackYaml?: string) {
+  const file = stackYaml === undefined ? undefined : parseYaml(stackYaml, "stacks/Pulumi.unit.yaml").documents[0];
+  return loadStackSettings({ vims: { core: OS_VIM, edge: K8S_VIM }, magnumClusters }, ROOT, "unit", file);
+}
+
+describe("magnum_clusters in the stack config", () => {
+  it("each entry becomes MagnumClusterArgs on its VIM; digit strings and true/false strings count", async () => {
+    const s = await settings({
+      mk: {
+        vim: "core", image: "fedora-coreos-38", master_count: "3", node_count: 2, flavor: "m1.small", master_lb_enabled: "true",
+        floating_ip_enabled: false, network_driver: "calico", labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" }, vim_name: "magnum_edge",
+      },
+    });
+    expect(s.bag.hasErrors()).toBe(false);
+    expect(s.magnumClusters).toEqual([{
+      name: "mk", vim: "core",
+      args: {
+        image: "fedora-coreos-38", masterCount: 3, nodeCount: 2, flavor: "m1.small", masterLbEnabled: true, floatingIpEnabled: false,
+        networkDriver: "calico", labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" }, vimName: "magnum_edge",
+      },
+    }]);
+  });
+
+  it("every problem is reported at once, at its line in Pulumi.<stack>.yaml", async () => {
+    const yaml = [
+      "config:",
+      "  pulumi-nfv:magnum_clusters:",
+      "    a:",
+      "      vim: edge",
+      "      image: fcos",
+      "      node_count: two",
+      "      floating_ip_enabled: yes please",
+      "      network_driver: weave",
+      "      flavour: m1.small",
+      "    b:",
+      "      vim: nowhere",
+      "    c:",
+      "      vim: core",
+      "      image: fcos",
+      "      vim_name: core",
+      "",
+    ].join("\n");
+    const raw = {
+      a: { vim: "edge", image: "fcos", node_count: "two", floating_ip_enabled: "yes please", network_driver: "weave", flavour: "m1.small" },
+      b: { vim: "nowhere" },
+      c: { vim: "core", image: "fcos", vim_name: "core" },
+    };
+    const s = await settings(raw, yaml);
+    expect(s.bag.errors().map((d) => [d.code, d.path, d.line, d.message])).toEqual([
+      ["CONFIG_WRONG_VIM", "pulumi-nfv:magnum_clusters.a.vim", 4, "vim 'edge' is of type kubernetes; Magnum runs on an OpenStack VIM"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.a.node_count", 6, "node_count must be a whole number"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.a.floating_ip_enabled", 7, "floating_ip_enabled must be true or false"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.a.network_driver", 8, "network_driver must be flannel or calico"],
+      ["CONFIG_UNKNOWN_KEY", "pulumi-nfv:magnum_clusters.a.flavour", 9, expect.stringContaining("unknown key 'flavour' (expected vim, image, master_count")],
+      ["CONFIG_UNKNOWN_VIM", "pulumi-nfv:magnum_clusters.b.vim", 11, "vim 'nowhere' is not one of the stack's vims (core, edge)"],
+      ["CONFIG_MISSING_FIELD", "pulumi-nfv:magnum_clusters.b", 11, expect.stringContaining("image is required")],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:magnum_clusters.c.vim_name", 15, "the cluster's Kubernetes VIM would be named 'core', which is already a VIM of this stack; set vim_name"],
+    ]);
+  });
+});
+
+describe("the program registers a Magnum cluster", () => {
+  const registered: Registered[] = [];
+  let program: typeof import("../../../stacks/program");
+
+  beforeAll(async () => {
+    pulumi.runtime.setMocks({
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
+        const state: Record<string, unknown> = { ...args.inputs };
+        if (args.type === "openstack:containerinfra/cluster:Cluster") {
+          state.kubeconfig = { host: "https://192.0.2.50:6443", cluster_ca_certificate: CA, client_certificate: CERT, client_key: KEY };
+          state.stackId = "heat-stack-id";
+        }
+        return { id: `${args.name}-id`, state };
+      },
+      call: (args) => args.inputs,
+    }, "pulumi-nfv", "unit", false);
+    program = await import("../../../stacks/program");
+  });
+  afterEach(async () => {
+    await settle();
+    registered.length = 0;
+  });
+
+  it("on the VIM's provider; its Kubernetes VIM joins the stack's VIMs; the kubeconfig is only a secret output", async () => {
+    pulumi.runtime.setAllConfig({
+      "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
+      "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", node_count: "2" } }),
+    }, ["pulumi-nfv:vims"]);
+    const outputs = await program.deployStack();
+    await settle();
+    const cluster = registered.find((r) => r.type === "openstack:containerinfra/cluster:Cluster")!;
+    expect([cluster.name, cluster.inputs.nodeCount, cluster.inputs.clusterTemplateId]).toEqual(["mk", 2, "mk-template-id"]);
+    expect(cluster.provider).toContain("pulumi:providers:openstack::core");
+    expect(Object.keys(outputs.vims).sort()).toEqual(["core", "kubernetes_vim_mk"]);
+    const out = await new Promise<Record<string, unknown>>((resolve) => outputs.magnumClusters.mk.apply((v) => resolve(v as Record<string, unknown>)));
+    expect(out).toMatchObject({ vim: "core", vimName: "kubernetes_vim_mk", endpoint: "https://192.0.2.50:6443", caCertificate: CA, clusterId: "mk-id", nodeCount: 2 });
+    expect(JSON.stringify(out)).not.toContain("PRIVATE KEY");
+    expect(await pulumi.isSecret(outputs.kubeconfigs.kubernetes_vim_mk)).toBe(true);
+  });
+});
