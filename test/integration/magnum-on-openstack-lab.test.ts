@@ -2,7 +2,7 @@
  * MagnumCluster from a stack config's `magnum_clusters` on the lab OpenStack with Debian's Magnum
  * and Heat (`lab/openstack/up --with-magnum`), by a real `pulumi up`: Magnum makes its Heat stack
  * (k8s_fedora_coreos_v1 driver), Heat makes the servers, ports and server group in Nova and
- * Neutron, and the cluster's credentials come from Magnum's certificate API. Recorded, not real:
+ * Neutron, and the cluster's credentials come from Magnum's certificate API. Not real here:
  * the nodes boot nothing (fake compute driver), so the lab's heat-agent stand-in acknowledges the
  * software deployments Magnum's templates give them without running the Fedora CoreOS scripts, and
  * no API server answers at the endpoint. Needs the openstack provider plugin; skipped without it.
@@ -133,6 +133,34 @@ describe.skipIf(!enabled)("MagnumCluster on the lab OpenStack's Magnum, by a rea
     const added = nodes.find((s) => !before.includes(s.ID))!;
     expect(acknowledged(added.ID)).toEqual(["node_config_deployment:CREATE"]);
     expect((up.outputs.magnumClusters.value[NAME] as { nodeCount: number }).nodeCount).toBe(2);
+  });
+
+  it("a whole heal (up --replace of the Cluster): a new cluster, servers and CA; the old one is deleted once the new one is complete", async () => {
+    const old = cluster();
+    const oldServers = [...servers("master"), ...servers("node")].map((s) => s.ID);
+    const oldCa = ((await lab.stack.outputs()).magnumClusters.value[NAME] as { caCertificate: string }).caCertificate;
+    const state = (await lab.stack.exportStack()).deployment;
+    const urn = state.resources.find((r: { type: string }) => r.type === "openstack:containerinfra/cluster:Cluster").urn as string;
+    const replaced: string[] = [];
+    const up = await lab.stack.up({
+      color: "never", replace: [urn],
+      onEvent: (e) => { if (e.resOutputsEvent?.metadata.op === "replace") replaced.push(e.resOutputsEvent.metadata.type); },
+    });
+    expect(up.summary.result).toBe("succeeded");
+    // The cluster, and the Kubernetes provider of its VIM: its kubeconfig (endpoint, CA) is new.
+    expect(replaced.sort()).toEqual(["openstack:containerinfra/cluster:Cluster", "pulumi:providers:kubernetes"]);
+    expect(clusters()).toHaveLength(1);
+    const c = cluster();
+    expect(c.uuid).not.toBe(old.uuid);
+    expect([c.status, c.node_count]).toEqual(["CREATE_COMPLETE", 2]);
+    expect(os<{ ID: string }[]>("stack", "list").filter((s) => s.ID === old.stack_id)).toEqual([]);
+    const now = [...servers("master"), ...servers("node")];
+    expect(now.map((s) => s.Status)).toEqual(["ACTIVE", "ACTIVE", "ACTIVE"]);
+    expect(now.filter((s) => oldServers.includes(s.ID))).toEqual([]);
+    const out = up.outputs.magnumClusters.value[NAME] as { clusterId: string; endpoint: string; caCertificate: string };
+    expect(out.clusterId).toBe(c.uuid);
+    expect(out.endpoint).toBe(c.api_address);
+    expect(out.caCertificate).not.toBe(oldCa);
   });
 
   it("destroy leaves no Magnum cluster or template, no Heat stack and no server", async () => {
