@@ -4,37 +4,20 @@
  * certificate auth). That Magnum builds the cluster is shown on the lab's real Magnum by
  * test/integration/magnum-on-openstack-lab.test.ts.
  */
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { parse } from "yaml";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
+import { installMagnumMocks, MAGNUM_CA, MAGNUM_ENDPOINT, MAGNUM_KEY } from "../helpers/magnum-mocks";
 import { isSecretValue, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 
-const PKI = path.join(__dirname, "../../fixtures/pki");
-const CA = readFileSync(path.join(PKI, "ca-a.crt"), "utf8");
-const CERT = readFileSync(path.join(PKI, "client.crt"), "utf8");
-const KEY = readFileSync(path.join(PKI, "client.key"), "utf8");
-
-const registered: Registered[] = [];
+let registered: Registered[];
 let mod: typeof import("../../../components/k8s-cluster");
 let provider: openstack.Provider;
 
 beforeAll(async () => {
-  pulumi.runtime.setMocks({
-    newResource(args) {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-      const state: Record<string, unknown> = { ...args.inputs };
-      // What Magnum reports once the cluster is up.
-      if (args.type === "openstack:containerinfra/cluster:Cluster") {
-        state.kubeconfig = { host: "https://192.0.2.50:6443", cluster_ca_certificate: CA, client_certificate: CERT, client_key: KEY, raw_config: "…" };
-      }
-      return { id: `${args.name}-id`, state };
-    },
-    call: (args) => args.inputs,
-  }, "pulumi-nfv", "unit", false);
+  registered = installMagnumMocks();
   mod = await import("../../../components/k8s-cluster");
   provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });
   await settle();
@@ -71,13 +54,13 @@ describe("MagnumCluster", () => {
 
   it("outputs: endpoint and CA from Magnum; the kubeconfig is secret and verifies TLS with the CA, client certificate auth", async () => {
     const c = new mod.MagnumCluster("core", { provider, image: "fcos", vimName: "magnum_vim", projectName: "nfv" });
-    expect(await valueOf(c.endpoint)).toBe("https://192.0.2.50:6443");
-    expect(await valueOf(c.caCertificate)).toBe(CA);
+    expect(await valueOf(c.endpoint)).toBe(MAGNUM_ENDPOINT);
+    expect(await valueOf(c.caCertificate)).toBe(MAGNUM_CA);
     expect(await pulumi.isSecret(c.kubeconfig)).toBe(true);
     const kc = parse(await valueOf(c.kubeconfig)) as { clusters: { cluster: Record<string, unknown> }[]; users: { user: Record<string, string> }[]; contexts: { context: { namespace: string } }[] };
-    expect(kc.clusters[0].cluster).toMatchObject({ server: "https://192.0.2.50:6443", "certificate-authority-data": Buffer.from(CA).toString("base64") });
+    expect(kc.clusters[0].cluster).toMatchObject({ server: MAGNUM_ENDPOINT, "certificate-authority-data": Buffer.from(MAGNUM_CA).toString("base64") });
     expect(kc.clusters[0].cluster["insecure-skip-tls-verify"]).toBeUndefined();
-    expect(Buffer.from(kc.users[0].user["client-key-data"], "base64").toString()).toBe(KEY);
+    expect(Buffer.from(kc.users[0].user["client-key-data"], "base64").toString()).toBe(MAGNUM_KEY);
     expect(kc.contexts[0].context.namespace).toBe("nfv");
     await settle();
     const k8sProvider = registered.find((r) => r.type === "pulumi:providers:kubernetes")!;

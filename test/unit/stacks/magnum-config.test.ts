@@ -4,18 +4,16 @@
  * program registers for one (Pulumi mocks): the template and cluster on the VIM's provider, the
  * cluster's Kubernetes VIM among the stack's VIMs, its kubeconfig only as a secret.
  */
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
+import { installMagnumMocks, MAGNUM_CA, MAGNUM_ENDPOINT } from "../helpers/magnum-mocks";
 import { settle, type Registered } from "../helpers/pulumi-mocks";
 
 const ROOT = path.join(__dirname, "../../..");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
-const PKI = path.join(ROOT, "test/fixtures/pki");
-const [CA, CERT, KEY] = ["ca-a.crt", "client.crt", "client.key"].map((f) => readFileSync(path.join(PKI, f), "utf8"));
 const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "t", ssl_ca_cert: "None", project_name: "default" };
 
 async function settings(magnumClusters: unknown, stackYaml?: string) {
@@ -80,22 +78,11 @@ describe("magnum_clusters in the stack config", () => {
 });
 
 describe("the program registers a Magnum cluster", () => {
-  const registered: Registered[] = [];
+  let registered: Registered[];
   let program: typeof import("../../../stacks/program");
 
   beforeAll(async () => {
-    pulumi.runtime.setMocks({
-      newResource(args) {
-        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-        const state: Record<string, unknown> = { ...args.inputs };
-        if (args.type === "openstack:containerinfra/cluster:Cluster") {
-          state.kubeconfig = { host: "https://192.0.2.50:6443", cluster_ca_certificate: CA, client_certificate: CERT, client_key: KEY };
-          state.stackId = "heat-stack-id";
-        }
-        return { id: `${args.name}-id`, state };
-      },
-      call: (args) => args.inputs,
-    }, "pulumi-nfv", "unit", false);
+    registered = installMagnumMocks();
     program = await import("../../../stacks/program");
   });
   afterEach(async () => {
@@ -115,7 +102,7 @@ describe("the program registers a Magnum cluster", () => {
     expect(cluster.provider).toContain("pulumi:providers:openstack::core");
     expect(Object.keys(outputs.vims).sort()).toEqual(["core", "kubernetes_vim_mk"]);
     const out = await new Promise<Record<string, unknown>>((resolve) => outputs.magnumClusters.mk.apply((v) => resolve(v as Record<string, unknown>)));
-    expect(out).toMatchObject({ vim: "core", vimName: "kubernetes_vim_mk", endpoint: "https://192.0.2.50:6443", caCertificate: CA, clusterId: "mk-id", nodeCount: 2 });
+    expect(out).toMatchObject({ vim: "core", vimName: "kubernetes_vim_mk", endpoint: MAGNUM_ENDPOINT, caCertificate: MAGNUM_CA, clusterId: "mk-id", nodeCount: 2 });
     expect(JSON.stringify(out)).not.toContain("PRIVATE KEY");
     expect(await pulumi.isSecret(outputs.kubeconfigs.kubernetes_vim_mk)).toBe(true);
   });
