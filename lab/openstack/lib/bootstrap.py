@@ -3,6 +3,8 @@
 
   bootstrap.py catalog    projects, roles, service users, services and endpoints
   bootstrap.py resources  images, flavors, volume type, provider network + subnet
+  bootstrap.py heat       Heat's service, stack domain and roles (lib/heat.sh, `up --with-heat`)
+  bootstrap.py magnum     Magnum's service, trustee domain and COE image (lib/magnum.sh, `up --with-magnum`)
 
 Reads the admin password and the lab settings from the environment (set by lab/openstack/up).
 Prints one `key=value` line per object it made or found.
@@ -77,36 +79,76 @@ def ensure_role_assignment(idn, project, user, role):
     idn.assign_project_role_to_user(project, user, role)
 
 
+def ensure_roles(idn, names):
+    return {r: idn.find_role(r) or idn.create_role(name=r) for r in names}
+
+
+def register_service(idn, name, stype, url, user=None):
+    """The service `stype` with its three endpoints at `url` and, if `user` is given, its service
+    user (admin and service in the project `service`, made by `catalog`)."""
+    if user:
+        roles = ensure_roles(idn, ("admin", "service"))
+        project = idn.find_project("service", domain_id="default")
+        u = idn.find_user(user, domain_id="default") or idn.create_user(
+            name=user, domain_id="default", password=SERVICE_PASSWORD)
+        ensure_role_assignment(idn, project, u, roles["admin"])
+        ensure_role_assignment(idn, project, u, roles["service"])
+    svc = next((s for s in idn.services() if s.type == stype), None)
+    if svc is None:
+        svc = idn.create_service(name=name, type=stype, description=f"{name} (lab)")
+    have = {e.interface for e in idn.endpoints(service_id=svc.id)}
+    for iface in ("public", "internal", "admin"):
+        if iface not in have:
+            idn.create_endpoint(service_id=svc.id, interface=iface, url=url, region_id="RegionOne")
+    out(f"service.{stype}", url)
+
+
+def register_domain(idn, name, description, admin_user, password):
+    """A domain with its own admin (the admin role on the domain): Heat's stack users and
+    Magnum's trustees are made there by the service itself."""
+    dom = idn.find_domain(name) or idn.create_domain(name=name, description=description)
+    dadmin = idn.find_user(admin_user, domain_id=dom.id) or idn.create_user(
+        name=admin_user, domain_id=dom.id, password=password)
+    idn.assign_domain_role_to_user(dom, dadmin, ensure_roles(idn, ("admin",))["admin"])
+    out(f"domain.{name}", dom.id)
+
+
 def catalog(c):
     idn = c.identity
-    roles = {}
-    for r in ("admin", "member", "reader", "service"):
-        roles[r] = idn.find_role(r) or idn.create_role(name=r)
+    roles = ensure_roles(idn, ("admin", "member", "reader", "service"))
     projects = {}
     for p, desc in (("service", "lab service users"), ("nfv", "pulumi-nfv VNFs (the VIM project)")):
         projects[p] = idn.find_project(p, domain_id="default") or idn.create_project(
             name=p, domain_id="default", description=desc)
         out(f"project.{p}", projects[p].id)
     for name, (stype, url, user) in SERVICES.items():
-        if user:
-            u = idn.find_user(user, domain_id="default") or idn.create_user(
-                name=user, domain_id="default", password=SERVICE_PASSWORD)
-            ensure_role_assignment(idn, projects["service"], u, roles["admin"])
-            ensure_role_assignment(idn, projects["service"], u, roles["service"])
-        svc = next((s for s in idn.services() if s.type == stype), None)
-        if svc is None:
-            svc = idn.create_service(name=name, type=stype, description=f"{name} (lab)")
-        have = {e.interface for e in idn.endpoints(service_id=svc.id)}
-        for iface in ("public", "internal", "admin"):
-            if iface not in have:
-                idn.create_endpoint(service_id=svc.id, interface=iface, url=url, region_id="RegionOne")
-        out(f"service.{stype}", url)
+        register_service(idn, name, stype, url, user)
     u = idn.find_user("nfv_user", domain_id="default") or idn.create_user(
         name="nfv_user", domain_id="default", password=E["NFV_PASSWORD"],
         default_project_id=projects["nfv"].id)
     for r in ("admin", "member"):
         ensure_role_assignment(idn, projects["nfv"], u, roles[r])
     out("user.nfv_user", u.id)
+
+
+def heat(c):
+    idn = c.identity
+    register_service(idn, "heat", "orchestration", "http://127.0.0.1:8004/v1/%(tenant_id)s", "heat")
+    roles = ensure_roles(idn, ("heat_stack_owner", "heat_stack_user"))
+    register_domain(idn, "heat", "stack projects and users (lab)", "heat_domain_admin", E["HEAT_DOMAIN_PASSWORD"])
+    # The VIM's user owns stacks, as Heat's install guide does for the demo user.
+    nfv = idn.find_project("nfv", domain_id="default")
+    ensure_role_assignment(idn, nfv, idn.find_user("nfv_user", domain_id="default"), roles["heat_stack_owner"])
+
+
+def magnum(c):
+    register_service(c.identity, "magnum", "container-infra", "http://127.0.0.1:9511/v1", "magnum")
+    register_domain(c.identity, "magnum", "cluster trustees (lab)", "magnum_domain_admin", E["MAGNUM_DOMAIN_PASSWORD"])
+    # The COE image: Magnum picks its driver by the image's os_distro. Its bytes are never booted.
+    img = c.image.find_image("fedora-coreos-lab") or c.image.create_image(
+        name="fedora-coreos-lab", disk_format="qcow2", container_format="bare", visibility="public",
+        data=b"\0" * 1024, os_distro="fedora-coreos", allow_duplicates=True)
+    out("image.fedora-coreos-lab", img.id)
 
 
 def image_data(fmt):
@@ -194,6 +236,10 @@ if __name__ == "__main__":
         catalog(conn)
     elif step == "resources":
         resources(conn)
+    elif step == "heat":
+        heat(conn)
+    elif step == "magnum":
+        magnum(conn)
     elif step == "ready":
         sys.exit(wait_ready(conn))
     else:

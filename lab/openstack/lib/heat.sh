@@ -80,41 +80,12 @@ EOT
   umask 022
 }
 
-# Keystone objects Heat needs, idempotent, in one process (the CLI costs 3-4 s a call).
+# Keystone objects Heat needs, idempotent (lib/bootstrap.py heat).
 register_heat() {
   [[ -e "$S/run/heat-catalog.done" ]] && return 0
   admin_env
-  python3 - >"$S/log/bootstrap-heat.log" 2>&1 <<'PY' || die "heat keystone registration failed: $S/log/bootstrap-heat.log"
-import os
-import openstack
-from keystoneauth1 import session as ks_session
-from keystoneauth1.identity import v3
-
-E = os.environ
-auth = v3.Password(auth_url=E["OS_AUTH_URL"], username="admin", password=E["OS_PASSWORD"], project_name="admin",
-                   user_domain_name="Default", project_domain_name="Default")
-idn = openstack.connection.Connection(session=ks_session.Session(auth=auth), region_name="RegionOne").identity
-role = {r: idn.find_role(r) or idn.create_role(name=r) for r in ("admin", "service", "heat_stack_owner", "heat_stack_user")}
-service = idn.find_project("service", domain_id="default")
-nfv = idn.find_project("nfv", domain_id="default")
-heat = idn.find_user("heat", domain_id="default") or idn.create_user(name="heat", domain_id="default", password=E["SERVICE_PASSWORD"])
-idn.assign_project_role_to_user(service, heat, role["admin"])
-idn.assign_project_role_to_user(service, heat, role["service"])
-svc = next((s for s in idn.services() if s.type == "orchestration"), None) or idn.create_service(
-    name="heat", type="orchestration", description="heat (lab)")
-have = {e.interface for e in idn.endpoints(service_id=svc.id)}
-for iface in ("public", "internal", "admin"):
-    if iface not in have:
-        idn.create_endpoint(service_id=svc.id, interface=iface, url="http://127.0.0.1:8004/v1/%(tenant_id)s", region_id="RegionOne")
-dom = idn.find_domain("heat") or idn.create_domain(name="heat", description="stack projects and users (lab)")
-dadmin = idn.find_user("heat_domain_admin", domain_id=dom.id) or idn.create_user(
-    name="heat_domain_admin", domain_id=dom.id, password=E["HEAT_DOMAIN_PASSWORD"])
-idn.assign_domain_role_to_user(dom, dadmin, role["admin"])
-nfv_user = idn.find_user("nfv_user", domain_id="default")
-idn.assign_project_role_to_user(nfv, nfv_user, role["heat_stack_owner"])
-print("service.orchestration=http://127.0.0.1:8004/v1/%(tenant_id)s")
-print(f"domain.heat={dom.id}")
-PY
+  python3 "$LAB_DIR/lib/bootstrap.py" heat >"$S/log/bootstrap-heat.log" 2>&1 ||
+    die "heat keystone registration failed: $S/log/bootstrap-heat.log"
   touch "$S/run/heat-catalog.done"
 }
 

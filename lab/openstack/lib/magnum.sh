@@ -82,44 +82,12 @@ EOT
   umask 022
 }
 
-# Keystone objects Magnum needs, idempotent, in one process.
+# Keystone objects and the COE image Magnum needs, idempotent (lib/bootstrap.py magnum).
 register_magnum() {
   [[ -e "$S/run/magnum-catalog.done" ]] && return 0
   admin_env
-  python3 - >"$S/log/bootstrap-magnum.log" 2>&1 <<'PY' || die "magnum keystone registration failed: $S/log/bootstrap-magnum.log"
-import os
-import openstack
-from keystoneauth1 import session as ks_session
-from keystoneauth1.identity import v3
-
-E = os.environ
-auth = v3.Password(auth_url=E["OS_AUTH_URL"], username="admin", password=E["OS_PASSWORD"], project_name="admin",
-                   user_domain_name="Default", project_domain_name="Default")
-idn = openstack.connection.Connection(session=ks_session.Session(auth=auth), region_name="RegionOne").identity
-role = {r: idn.find_role(r) or idn.create_role(name=r) for r in ("admin", "service")}
-service = idn.find_project("service", domain_id="default")
-magnum = idn.find_user("magnum", domain_id="default") or idn.create_user(name="magnum", domain_id="default", password=E["SERVICE_PASSWORD"])
-idn.assign_project_role_to_user(service, magnum, role["admin"])
-idn.assign_project_role_to_user(service, magnum, role["service"])
-svc = next((s for s in idn.services() if s.type == "container-infra"), None) or idn.create_service(
-    name="magnum", type="container-infra", description="magnum (lab)")
-have = {e.interface for e in idn.endpoints(service_id=svc.id)}
-for iface in ("public", "internal", "admin"):
-    if iface not in have:
-        idn.create_endpoint(service_id=svc.id, interface=iface, url="http://127.0.0.1:9511/v1", region_id="RegionOne")
-dom = idn.find_domain("magnum") or idn.create_domain(name="magnum", description="cluster trustees (lab)")
-dadmin = idn.find_user("magnum_domain_admin", domain_id=dom.id) or idn.create_user(
-    name="magnum_domain_admin", domain_id=dom.id, password=E["MAGNUM_DOMAIN_PASSWORD"])
-idn.assign_domain_role_to_user(dom, dadmin, role["admin"])
-# The COE image: Magnum picks its driver by the image's os_distro. Its bytes are never booted.
-admin = openstack.connection.Connection(session=ks_session.Session(auth=auth), region_name="RegionOne")
-img = admin.image.find_image("fedora-coreos-lab") or admin.image.create_image(
-    name="fedora-coreos-lab", disk_format="qcow2", container_format="bare", visibility="public",
-    data=b"\0" * 1024, os_distro="fedora-coreos", allow_duplicates=True)
-print("service.container-infra=http://127.0.0.1:9511/v1")
-print(f"domain.magnum={dom.id}")
-print(f"image.fedora-coreos-lab={img.id}")
-PY
+  python3 "$LAB_DIR/lib/bootstrap.py" magnum >"$S/log/bootstrap-magnum.log" 2>&1 ||
+    die "magnum keystone registration failed: $S/log/bootstrap-magnum.log"
   touch "$S/run/magnum-catalog.done"
 }
 
