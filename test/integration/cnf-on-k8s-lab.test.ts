@@ -9,9 +9,9 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { openLocalStack, openTestStack, ROOT, runNfv, type LocalStack } from "./harness";
 import { labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
 const LAB = path.join(ROOT, "lab/k8s");
@@ -67,7 +67,7 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
   beforeAll(async () => {
     vimConfig = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
     local = await openLocalStack();
-    stack = await LocalWorkspace.createOrSelectStack({ stackName: STACK, workDir: ROOT }, { envVars: local.env, pulumiCommand: local.stack.workspace.pulumiCommand });
+    stack = await openTestStack(local, STACK);
     await stack.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.vim", { value: "lab" }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: path.join(ROOT, "../shared/vnf-packages/test_cnf") }, true);

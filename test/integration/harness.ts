@@ -42,8 +42,24 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   delete env.KUBECONFIG;
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())) });
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName ?? "local-render", workDir: ROOT }, { envVars: env, pulumiCommand });
+  const stackName = opts.stackName ?? "local-render";
+  forgetLeftoverStackFile(stackName);
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: env, pulumiCommand });
   return { stack, env, backendDir, dispose: () => rmSync(backendDir, { recursive: true, force: true }) };
+}
+
+/** Another stack of a test, in the same backend as `local`. */
+export function openTestStack(local: LocalStack, stackName: string): Promise<Stack> {
+  forgetLeftoverStackFile(stackName);
+  return LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: local.env, pulumiCommand: local.stack.workspace.pulumiCommand });
+}
+
+/**
+ * A test's `stacks/Pulumi.it-*.yaml` left by a run that was killed before its cleanup would merge
+ * that run's config into this one (a second cluster, a stale path): a test stack starts without one.
+ */
+function forgetLeftoverStackFile(stackName: string): void {
+  if (stackName.startsWith("it-")) rmSync(path.join(ROOT, `stacks/Pulumi.${stackName}.yaml`), { force: true });
 }
 
 /**
