@@ -13,9 +13,20 @@ export const PROJECT = "pulumi-nfv";
 export interface VimEntry {
   /** The VIM's name: its key under `vims`. */
   name: string;
-  spec: VimSpec;
+  type: VimSpec["type"];
+  /** Tacker's vim-config.yaml fields; absent for a VIM read from another stack. */
+  spec?: VimSpec;
+  /** A Kubernetes VIM that another stack exports (`kubeconfigs.<vim>`), read by a StackReference. */
+  stackReference?: StackReferenceVim;
   /** Kubernetes only: render manifests into this directory instead of calling the API server. */
   renderYamlToDirectory?: string;
+}
+
+export interface StackReferenceVim {
+  /** The stack that exports the VIM: `<organization>/<project>/<stack>`, or its short forms. */
+  stack: string;
+  /** The VIM's name in that stack (a key of its `kubeconfigs` output). */
+  vim: string;
 }
 
 export interface StackConfig {
@@ -47,6 +58,7 @@ function vimEntry(name: string, value: unknown, projectRoot: string, inStack: (p
     bag.error("CONFIG_BAD_TYPE", `VIM '${name}' must be a mapping (vim-config.yaml keys, or file:)`, inStack([name]));
     return undefined;
   }
+  if ("stack_reference" in value) return referencedVim(name, value as Record<string, unknown>, inStack, bag);
   // `file` and `render_yaml_to_directory` are ours; every other key is Tacker's vim-config.yaml.
   const { file, render_yaml_to_directory: render, ...tacker } = value as Record<string, unknown>;
   if (render !== undefined && typeof render !== "string") {
@@ -72,7 +84,31 @@ function vimEntry(name: string, value: unknown, projectRoot: string, inStack: (p
     bag.error("CONFIG_BAD_TYPE", "render_yaml_to_directory applies to Kubernetes VIMs only", inStack([name, "render_yaml_to_directory"]));
     return undefined;
   }
-  return { name, spec, ...(typeof render === "string" ? { renderYamlToDirectory: path.resolve(projectRoot, render) } : {}) };
+  return { name, type: spec.type, spec, ...(typeof render === "string" ? { renderYamlToDirectory: path.resolve(projectRoot, render) } : {}) };
+}
+
+/** Pulumi's stack name forms: `stack`, `project/stack`, `organization/project/stack`. */
+const STACK_NAME = /^(?:[A-Za-z0-9_.-]+\/){0,2}[A-Za-z0-9_.-]+$/;
+
+/**
+ * `stack_reference` (+ `vim`): a Kubernetes VIM made or registered by another stack, such as the
+ * VIM of a cluster stack, read from that stack's outputs; its credentials stay secrets on the way.
+ */
+function referencedVim(name: string, value: Record<string, unknown>, inStack: (p: YamlPath, key?: boolean) => SourceLocation, bag: DiagnosticBag): VimEntry | undefined {
+  const { stack_reference: stack, vim = name, ...rest } = value;
+  for (const key of Object.keys(rest)) {
+    bag.error("CONFIG_MIXED_VIM", `'${key}' is set while 'stack_reference' reads the VIM from another stack; a referenced VIM takes only stack_reference and vim`, inStack([name, key], true));
+  }
+  let ok = Object.keys(rest).length === 0;
+  if (typeof stack !== "string" || !STACK_NAME.test(stack)) {
+    bag.error("CONFIG_BAD_VALUE", "stack_reference must name a stack: <organization>/<project>/<stack>", inStack([name, "stack_reference"]));
+    ok = false;
+  }
+  if (typeof vim !== "string" || vim === "") {
+    bag.error("CONFIG_BAD_TYPE", "vim must be the VIM's name in the referenced stack", inStack([name, "vim"]));
+    ok = false;
+  }
+  return ok ? { name, type: "kubernetes", stackReference: { stack: stack as string, vim: vim as string } } : undefined;
 }
 
 function vimFromFile(file: string, bag: DiagnosticBag, from: SourceLocation): VimSpec | undefined {

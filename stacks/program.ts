@@ -16,6 +16,7 @@ import type { InstantiateVnfRequest } from "../translators/tacker/instantiate-re
 import type { VimSpec } from "../translators/tacker/vim-config";
 import type { VnfModel } from "../translators/tosca/model";
 import { findProjectRoot, loadStackFile, PROJECT, type VimEntry } from "./config";
+import { referencedKubernetesVim } from "./referenced-vim";
 import { loadStackSettings } from "./settings";
 import type { PreparedVnf, SshLogin } from "./vnfs";
 
@@ -41,28 +42,27 @@ export async function deployStack(): Promise<StackOutputs> {
   const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
-    const vim = registerVim(entry);
+    const vim = entry.spec ? registerVim(entry, entry.spec) : await referencedKubernetesVim(entry.name, entry.stackReference!);
     vims.set(entry.name, vim);
     outputs.vims[entry.name] = vim.vimRecord;
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
   }
   const renderModes = new Set(settings.vims.filter((v) => v.renderYamlToDirectory).map((v) => v.name));
-  // Registries first: a cluster's `private_registries` takes their connection info.
+  // Registries first: a cluster's `private_registries` takes their connection info. Clusters next:
+  // each is a Kubernetes VIM of its own, which the CNFs after them may target.
   const registries = new Map<string, pulumi.Output<RegistryConnectionInfo>>();
-  for (const p of settings.vnfs) {
-    if (p.component !== "kubernetes-cluster") outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
-  }
-  for (const p of settings.vnfs) {
-    if (p.component === "kubernetes-cluster") {
-      const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
-      outputs.vnfs[p.entry.name] = pulumi.output({
-        component: p.component, vim: p.entry.vim, vimName: cluster.vimName, endpoint: cluster.endpoint,
-        caCertificate: cluster.caCertificate, vnfcs: cluster.vnf.vnfcs, scaleLevels: cluster.vnf.scaleLevels,
-      });
-      // The cluster is a Kubernetes VIM of its own: its kubeconfig (secret) under the VIM's name.
-      outputs.kubeconfigs[cluster.vimName] = pulumi.secret(cluster.kubeconfig);
-      outputs.vims[cluster.vimName] = cluster.vim.vimRecord;
-    }
+  const isRegistry = (p: PreparedVnf) => p.component === "private-registry" || p.component === "registry-on-host";
+  for (const p of settings.vnfs.filter(isRegistry)) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
+  for (const p of settings.vnfs.filter((v) => v.component === "kubernetes-cluster")) {
+    const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
+    outputs.vnfs[p.entry.name] = pulumi.output({
+      component: p.component, vim: p.entry.vim, vimName: cluster.vimName, endpoint: cluster.endpoint,
+      caCertificate: cluster.caCertificate, vnfcs: cluster.vnf.vnfcs, scaleLevels: cluster.vnf.scaleLevels,
+    });
+    // The cluster is a Kubernetes VIM of its own: its kubeconfig (secret) under the VIM's name.
+    vims.set(cluster.vimName, cluster.vim);
+    outputs.kubeconfigs[cluster.vimName] = pulumi.secret(cluster.kubeconfig);
+    outputs.vims[cluster.vimName] = cluster.vim.vimRecord;
   }
   for (const m of settings.magnumClusters) {
     const cluster = new MagnumCluster(m.name, { ...m.args, provider: (vims.get(m.vim) as OpenStackVim).provider });
@@ -71,15 +71,18 @@ export async function deployStack(): Promise<StackOutputs> {
       vim: m.vim, vimName, endpoint: cluster.endpoint, caCertificate: cluster.caCertificate,
       clusterId: cluster.cluster.id, stackId: cluster.cluster.stackId, nodeCount: cluster.cluster.nodeCount,
     });
+    vims.set(vimName, cluster.vim);
     outputs.kubeconfigs[vimName] = pulumi.secret(cluster.kubeconfig);
     outputs.vims[vimName] = cluster.vim.vimRecord;
+  }
+  for (const p of settings.vnfs.filter((v) => !isRegistry(v) && v.component !== "kubernetes-cluster")) {
+    outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
   }
   return outputs;
 }
 
 /** Credentials become secrets here, the moment they leave the config. */
-export function registerVim(entry: VimEntry): KubernetesVim | OpenStackVim {
-  const spec: VimSpec = entry.spec;
+function registerVim(entry: VimEntry, spec: VimSpec): KubernetesVim | OpenStackVim {
   const secret = (v: string | undefined) => (v === undefined ? undefined : pulumi.secret(v));
   if (spec.type === "openstack") {
     return new OpenStackVim(entry.name, {

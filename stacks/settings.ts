@@ -3,11 +3,14 @@
  * requests and component graphs, and that each VNF's component fits its VIM. The Pulumi program
  * and the `nfv` operations both start here, so they accept and refuse the same configs.
  */
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 import { DiagnosticBag } from "../translators/diagnostics";
+import { readInstantiateRequest } from "../translators/tacker/instantiate-request";
 import type { LocatedDocument } from "../translators/yaml/located-yaml";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
 import { readMagnumEntries, type MagnumEntry } from "./magnum-settings";
-import { prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
+import { isMapping, prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
 
 export interface StackSettings {
   vims: VimEntry[];
@@ -20,13 +23,42 @@ export interface StackSettings {
 /** `raw` holds the parsed `pulumi-nfv:vims`, `pulumi-nfv:vnfs` and `pulumi-nfv:magnum_clusters` values. */
 export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
   const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
-  const vimTypes = new Map(config.vims.map((v) => [v.name, v.spec.type]));
-  const entries = readVnfEntries(raw.vnfs, stack, projectRoot, vimTypes, stackLocator("vnfs", stackFile), bag);
-  const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
-  for (const p of vnfs) checkVimKind(p, vimTypes, bag, stackFile);
-  checkRegistryNames(vnfs, bag, stackFile);
+  const vimTypes = new Map(config.vims.map((v) => [v.name, v.type]));
   const magnumClusters = readMagnumEntries(raw.magnumClusters, vimTypes, stackLocator("magnum_clusters", stackFile), bag);
+  // A cluster of this stack is a Kubernetes VIM of this stack: CNFs may name it as their `vim`.
+  const clusterVims = new Map<string, string>(magnumClusters.map((m) => [m.args.vimName ?? `kubernetes_vim_${m.name}`, `magnum_clusters.${m.name}`]));
+  for (const [vim, cluster] of k8sClusterVimNames(raw.vnfs, projectRoot)) {
+    const taken = vimTypes.has(vim) ? `vims.${vim}` : clusterVims.get(vim);
+    if (taken) bag.error("CONFIG_DUPLICATE_VIM", `the cluster's Kubernetes VIM would be named '${vim}', which is already ${taken}; set vim_name in its instantiate request`, stackLocator("vnfs", stackFile)([cluster], true));
+    else clusterVims.set(vim, `vnfs.${cluster}`);
+  }
+  const allVimTypes = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
+  const entries = readVnfEntries(raw.vnfs, stack, projectRoot, allVimTypes, stackLocator("vnfs", stackFile), bag);
+  const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
+  for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
+  checkRegistryNames(vnfs, bag, stackFile);
   return { vims: config.vims, vnfs, magnumClusters, bag };
+}
+
+/**
+ * The Kubernetes VIM each K8sCluster of `vnfs` will register: its request's `vim_name`, or
+ * `kubernetes_vim_<name>` as in K8sCluster. Read ahead of the entries so that a CNF of the same
+ * stack can name it; a request that cannot be read is reported by prepareVnfs, not here.
+ */
+function k8sClusterVimNames(raw: unknown, projectRoot: string): Map<string, string> {
+  const names = new Map<string, string>();
+  if (!isMapping(raw)) return names;
+  for (const [name, value] of Object.entries(raw)) {
+    if (!isMapping(value) || !isMapping(value.cluster)) continue;
+    let vimName: unknown;
+    const file = typeof value.instantiate_request === "string" ? path.resolve(projectRoot, value.instantiate_request) : undefined;
+    if (file && existsSync(file)) {
+      const params = readInstantiateRequest(readFileSync(file, "utf8"), file).request?.additionalParams?.k8s_cluster_installation_param;
+      vimName = isMapping(params) ? params.vim_name : undefined;
+    }
+    names.set(typeof vimName === "string" && vimName !== "" ? vimName : `kubernetes_vim_${name}`, name);
+  }
+  return names;
 }
 
 /** A cluster's `private_registries` name private-registry VNFs of the same stack. */

@@ -2,7 +2,7 @@
  * A kubeconfig built in memory from a Kubernetes VIM's credentials. Nothing is written to disk:
  * the CA and client certificate travel as `*-data` fields, the token inline.
  */
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 
 export interface KubeconfigParts {
   /** Cluster, user and context name. */
@@ -47,4 +47,53 @@ export function buildKubeconfig(p: KubeconfigParts): string {
 
 function base64(text: string): string {
   return Buffer.from(text, "utf8").toString("base64");
+}
+
+/**
+ * The parts of a kubeconfig's current context: the inverse of buildKubeconfig, for a VIM that
+ * another stack exports. Throws naming the field that is missing or unusable.
+ */
+export function parseKubeconfig(text: string): KubeconfigParts {
+  const doc = parse(text) as KubeconfigDocument | null;
+  const current = doc?.["current-context"];
+  if (!current) throw new Error("kubeconfig: current-context is not set");
+  // Each list holds `{ name, <item>: {...} }`: `contexts: [{ name, context }]` and so on.
+  const named = <T>(list: "contexts" | "clusters" | "users", item: string, wanted: string): T => {
+    const found = (doc[list] ?? []).find((e) => e.name === wanted) as Record<string, unknown> | undefined;
+    if (!found) throw new Error(`kubeconfig: ${list}: no entry named '${wanted}'`);
+    return (found[item] ?? {}) as T;
+  };
+  const context = named<{ cluster: string; user: string; namespace?: string }>("contexts", "context", current);
+  const cluster = named<Record<string, unknown>>("clusters", "cluster", context.cluster);
+  const user = named<Record<string, unknown>>("users", "user", context.user);
+  if (typeof cluster.server !== "string") throw new Error(`kubeconfig: clusters.${context.cluster}.server is not set`);
+  const data = (v: unknown) => (typeof v === "string" ? Buffer.from(v, "base64").toString("utf8") : undefined);
+  const caPem = data(cluster["certificate-authority-data"]);
+  if (caPem === undefined && cluster["insecure-skip-tls-verify"] !== true) {
+    // A CA by file path would have to be on this machine; the VIM's CA travels in the kubeconfig.
+    throw new Error(`kubeconfig: clusters.${context.cluster}: certificate-authority-data is not set (and TLS verification is not off)`);
+  }
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const parts: KubeconfigParts = {
+    name: current,
+    server: cluster.server,
+    namespace: context.namespace ?? "default",
+    caPem: caPem ?? null,
+    bearerToken: str(user.token),
+    username: str(user.username),
+    password: str(user.password),
+    clientCertificate: data(user["client-certificate-data"]),
+    clientKey: data(user["client-key-data"]),
+  };
+  if (parts.bearerToken === undefined && parts.username === undefined && parts.clientCertificate === undefined) {
+    throw new Error(`kubeconfig: users.${context.user}: no token, username or client-certificate-data`);
+  }
+  return parts;
+}
+
+interface KubeconfigDocument {
+  "current-context"?: string;
+  contexts?: { name: string }[];
+  clusters?: { name: string }[];
+  users?: { name: string }[];
 }

@@ -12,7 +12,8 @@ const PKI = path.join(__dirname, "../../fixtures/pki");
 export const [MAGNUM_CA, MAGNUM_CERT, MAGNUM_KEY] = ["ca-a.crt", "client.crt", "client.key"].map((f) => readFileSync(path.join(PKI, f), "utf8"));
 export const MAGNUM_ENDPOINT = "https://192.0.2.50:6443";
 
-export function installMagnumMocks(): Registered[] {
+/** `extra`: state to report by resource type, over the above (e.g. a StackReference's outputs). */
+export function installMagnumMocks(extra: Record<string, Record<string, unknown>> = {}): Registered[] {
   const registered: Registered[] = [];
   pulumi.runtime.setMocks({
     newResource(args) {
@@ -22,6 +23,7 @@ export function installMagnumMocks(): Registered[] {
         state.kubeconfig = { host: MAGNUM_ENDPOINT, cluster_ca_certificate: MAGNUM_CA, client_certificate: MAGNUM_CERT, client_key: MAGNUM_KEY, raw_config: "…" };
         state.stackId = "heat-stack-id";
       }
+      Object.assign(state, extra[args.type]);
       return { id: `${args.name}-id`, state };
     },
     call: (args) => args.inputs,
