@@ -6,20 +6,15 @@
  * saying why.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalStack, openTestStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 import { labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
-const LAB = path.join(ROOT, "lab/k8s");
-const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
-const CACHE = process.env.NFV_CACHE ?? path.join(homedir(), ".cache/pulumi-nfv");
-const KUBECTL = path.join(CACHE, `k8s/kubectl-${K8S_VERSION}/bin/kubectl`);
-const enabled = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`)) && existsSync(KUBECTL);
-const STATE = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "k8s");
 const STACK = "it-cnf";
 const CONTAINER_VDU = path.join(ROOT, "test/fixtures/cnf/container-vdu");
 
@@ -28,12 +23,7 @@ let stack: Stack;
 let vimConfig = "";
 let webPackage = "";
 
-function kubectl(...args: string[]): string {
-  return execFileSync(KUBECTL, ["--kubeconfig", path.join(STATE, "kubeconfig"), "-n", "default", ...args], { encoding: "utf8" }).trim();
-}
-
-/** The lab's nfv-admin bearer token, from the vim-config.yaml that lab/k8s/up wrote. */
-const token = () => readFileSync(vimConfig, "utf8").match(/^bearer_token: *"?([^"\n]+)"?$/m)![1];
+const token = () => labToken(vimConfig);
 
 /** `nfv` in-process, with the test stack's environment. */
 const nfv = (...args: string[]) => runNfv(local.env, args);
@@ -63,9 +53,9 @@ function containerVduPackage(): string {
 
 const vdu2Pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
 
-describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
+describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => {
   beforeAll(async () => {
-    vimConfig = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    vimConfig = k8sLabUp();
     local = await openLocalStack();
     stack = await openTestStack(local, STACK);
     await stack.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
@@ -87,7 +77,7 @@ describe.skipIf(!enabled)("the sample CNF on the lab Kubernetes API", () => {
     rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
     if (webPackage) rmSync(webPackage, { recursive: true, force: true });
     local?.dispose();
-    if (vimConfig) execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
+    if (vimConfig) k8sLabDown();
   }, 600_000);
 
   it("up creates the objects; the Deployment becomes Available on the kwok nodes", async () => {

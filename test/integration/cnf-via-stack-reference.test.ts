@@ -5,20 +5,13 @@
  * real `pulumi up`, and never holds the token in plain text. Runs when the lab binaries are cached,
  * like test/integration/cnf-on-k8s-lab; otherwise skipped.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
+import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, openTestStack, ROOT, type LocalStack } from "./harness";
+import { openLocalStack, openTestStack, outputIsSecretInState, ROOT, storedState, type LocalStack } from "./harness";
+import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 
-const LAB = path.join(ROOT, "lab/k8s");
-const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
-const CACHE = process.env.NFV_CACHE ?? path.join(homedir(), ".cache/pulumi-nfv");
-const KUBECTL = path.join(CACHE, `k8s/kubectl-${K8S_VERSION}/bin/kubectl`);
-const enabled = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`)) && existsSync(KUBECTL);
-const STATE = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "k8s");
 const PRODUCER = "it-vim-producer";
 const CONSUMER = "it-cnf-consumer";
 
@@ -26,26 +19,11 @@ let local: LocalStack;
 let producer: Stack;
 let consumer: Stack;
 let vimConfig = "";
+const token = () => labToken(vimConfig);
 
-const kubectl = (...args: string[]) => execFileSync(KUBECTL, ["--kubeconfig", path.join(STATE, "kubeconfig"), "-n", "default", ...args], { encoding: "utf8" }).trim();
-/** The lab's nfv-admin bearer token, from the vim-config.yaml that lab/k8s/up wrote. */
-const token = () => readFileSync(vimConfig, "utf8").match(/^bearer_token: *"?([^"\n]+)"?$/m)![1];
-/** Whether the stack's state holds `kubeconfigs.<vim>` as a secret (ciphertext under Pulumi's secret signature). */
-async function kubeconfigIsSecret(stack: Stack, vim: string): Promise<boolean> {
-  const state = (await stack.exportStack()).deployment;
-  const outputs = state.resources.find((r: { type: string }) => r.type === "pulumi:pulumi:Stack").outputs;
-  return outputs.kubeconfigs[vim]["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
-}
-/** The file backend's own copy of a stack's state. */
-function storedState(stack: string): string {
-  const files = execFileSync("find", [local.backendDir, "-name", `${stack}.json`, "-path", "*/stacks/*"], { encoding: "utf8" }).trim().split("\n");
-  expect(files).toHaveLength(1);
-  return readFileSync(files[0], "utf8");
-}
-
-describe.skipIf(!enabled)("a CNF on a Kubernetes VIM of another stack (stack_reference), on the lab Kubernetes API", () => {
+describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack_reference), on the lab Kubernetes API", () => {
   beforeAll(async () => {
-    vimConfig = execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    vimConfig = k8sLabUp();
     local = await openLocalStack();
     producer = await openTestStack(local, PRODUCER);
     await producer.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
@@ -64,15 +42,15 @@ describe.skipIf(!enabled)("a CNF on a Kubernetes VIM of another stack (stack_ref
       rmSync(path.join(ROOT, `stacks/Pulumi.${name}.yaml`), { force: true });
     }
     local?.dispose();
-    if (vimConfig) execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
+    if (vimConfig) k8sLabDown();
   }, 600_000);
 
   it("the producer exports the VIM's kubeconfig, only as a secret", async () => {
     const up = await producer.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
-    expect(await kubeconfigIsSecret(producer, "lab")).toBe(true);
+    expect(await outputIsSecretInState(producer, "kubeconfigs", "lab")).toBe(true);
     expect(up.outputs.kubeconfigs.value.lab).toContain("server: https://127.0.0.1:");
-    expect(storedState(PRODUCER)).not.toContain(token());
+    expect(storedState(local, PRODUCER)).not.toContain(token());
   });
 
   it("a VIM the producer does not export: the consumer's preview fails, naming the stack and what it exports", async () => {
@@ -95,8 +73,8 @@ describe.skipIf(!enabled)("a CNF on a Kubernetes VIM of another stack (stack_ref
     const record = up.outputs.vims.value.edge as { auth_url: string; vim_project: { name: string }; type: string };
     const produced = (await producer.outputs()).vims.value.lab as { auth_url: string; vim_project: { name: string } };
     expect([record.type, record.auth_url, record.vim_project]).toEqual(["kubernetes", produced.auth_url, produced.vim_project]);
-    expect(await kubeconfigIsSecret(consumer, "edge")).toBe(true);
-    expect(storedState(CONSUMER)).not.toContain(token());
+    expect(await outputIsSecretInState(consumer, "kubeconfigs", "edge")).toBe(true);
+    expect(storedState(local, CONSUMER)).not.toContain(token());
   });
 
   it("a second up of the consumer changes nothing", async () => {

@@ -107,3 +107,18 @@ export async function runNfv(env: Record<string, string>, args: string[]): Promi
     process.env = saved;
   }
 }
+
+/** The file backend's own copy of a stack's state: secrets as stored (an export shows them decrypted). */
+export function storedState(local: LocalStack, stackName: string): string {
+  const files = execFileSync("find", [local.backendDir, "-name", `${stackName}.json`, "-path", "*/stacks/*"], { encoding: "utf8" }).trim().split("\n");
+  if (files.length !== 1 || files[0] === "") throw new Error(`expected one state file of ${stackName} under ${local.backendDir}, found ${files.length}`);
+  return readFileSync(files[0], "utf8");
+}
+
+/** Whether the state holds the stack output at `outputPath` as a secret (ciphertext under Pulumi's secret signature). */
+export async function outputIsSecretInState(stack: Stack, ...outputPath: string[]): Promise<boolean> {
+  const state = (await stack.exportStack()).deployment;
+  let value = state.resources.find((r: { type: string }) => r.type === "pulumi:pulumi:Stack").outputs;
+  for (const key of outputPath) value = value?.[key];
+  return value?.["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
+}

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
 const enabled = openstackPluginInstalled();
@@ -260,8 +260,8 @@ describe.skipIf(!enabled)("K8sCluster flavour simple on the lab OpenStack: up, w
     expect(out.endpoint).toBe(`https://${endpoint}`);
     expect(Object.keys(out.vnfcs).sort()).toEqual(["masterNode-0", "workerNode-0", "workerNode-1"]);
     // The kubeconfig is only in the state as a secret (ciphertext), never under vnfs.
+    expect(await outputIsSecretInState(c.stack, "kubeconfigs", "kubernetes_vim")).toBe(true);
     const stackOutputs = (await c.stack.exportStack()).deployment.resources.find((r: { type: string }) => r.type === "pulumi:pulumi:Stack").outputs;
-    expect(stackOutputs.kubeconfigs.kubernetes_vim["4dabf18193072939515e22adb298388d"]).toBe("1b47061264138c4ac30d75fd1eb44270");
     expect(JSON.stringify(stackOutputs.vnfs)).not.toContain("client-key-data");
 
     const log = calls("k8ss-vnf-", t0);

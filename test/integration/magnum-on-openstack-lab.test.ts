@@ -14,6 +14,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { outputIsSecretInState, storedState } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
 import { openstackCli, openstackPluginInstalled } from "./lab/openstack";
 
@@ -42,12 +43,6 @@ function acknowledged(serverId: string): string[] {
   const file = path.join(lab.facts.state_dir, "heat-agent", `${serverId}.jsonl`);
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Acknowledged).map((a) => `${a.resource}:${a.action}`).sort();
-}
-/** The file backend's own copy of the stack's state. */
-function rawStateFile(): string {
-  const out = execFileSync("find", [lab.local.backendDir, "-name", `${STACK}.json`, "-path", "*/stacks/*"], { encoding: "utf8" }).trim().split("\n");
-  expect(out).toHaveLength(1);
-  return out[0];
 }
 /**
  * Magnum 15 answers a GET of a cluster whose node groups are already deleted, but not yet the
@@ -117,10 +112,7 @@ describe.skipIf(!enabled)("MagnumCluster on the lab OpenStack's Magnum, by a rea
 
   it("the kubeconfig output is secret; its client certificate is signed by the cluster's CA; the state holds no key in plain text", async () => {
     const outputs = await lab.stack.outputs();
-    const state = (await lab.stack.exportStack()).deployment;
-    // In the state the kubeconfig is a secret (ciphertext under Pulumi's secret signature).
-    const stackOutputs = state.resources.find((r: { type: string }) => r.type === "pulumi:pulumi:Stack").outputs;
-    expect(stackOutputs.kubeconfigs[VIM]["4dabf18193072939515e22adb298388d"]).toBe("1b47061264138c4ac30d75fd1eb44270");
+    expect(await outputIsSecretInState(lab.stack, "kubeconfigs", VIM)).toBe(true);
     const kc = parse(outputs.kubeconfigs.value[VIM] as string) as {
       clusters: { cluster: { server: string; "certificate-authority-data": string } }[];
       users: { user: { "client-certificate-data": string; "client-key-data": string } }[];
@@ -138,7 +130,7 @@ describe.skipIf(!enabled)("MagnumCluster on the lab OpenStack's Magnum, by a rea
     const pub = (args: string[]) => execFileSync("openssl", args, { encoding: "utf8" });
     expect(pub(["pkey", "-in", key, "-pubout"])).toBe(pub(["x509", "-in", cert, "-noout", "-pubkey"]));
     // The state as stored by the backend (an export shows secrets decrypted): no key in plain text.
-    const stored = readFileSync(rawStateFile(), "utf8");
+    const stored = storedState(lab.local, STACK);
     expect(stored).toContain(c.uuid);
     expect(stored).not.toContain("PRIVATE KEY");
     expect(stored).not.toContain(kc.users[0].user["client-key-data"]);
