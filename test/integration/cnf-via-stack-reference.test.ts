@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, openTestStack, outputIsSecretInState, ROOT, storedState, type LocalStack } from "./harness";
+import { openLocalStack, openTestStack, outputIsSecretInState, ROOT, runNfv, storedState, type LocalStack } from "./harness";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 
 const PRODUCER = "it-vim-producer";
@@ -80,6 +80,16 @@ describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack
   it("a second up of the consumer changes nothing", async () => {
     const preview = await consumer.preview({ color: "never" });
     expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
+  });
+
+  it("nfv heal of one pod on the consumer goes through the referenced VIM's credentials", async () => {
+    const pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean);
+    const [before] = pods();
+    const r = await runNfv(local.env, ["heal", "--stack", CONSUMER, "--vnf", "cnf", "--vnfc", before]);
+    expect(r.code, r.out).toBe(0);
+    for (let i = 0; i < 90 && (pods().includes(before) || pods().length !== 1); i++) await new Promise((w) => setTimeout(w, 1000));
+    expect(pods()).toHaveLength(1);
+    expect(pods()).not.toContain(before);
   });
 
   it("destroy of the consumer removes the CNF's objects; the producer's VIM stays", async () => {

@@ -38,6 +38,14 @@ interface Call { ts: number; host: string; kind: "call" | "emul"; tool: string; 
 const since = () => Date.now() / 1000;
 /** Operations that stopped on a stale VM host and were finished by another up (see ClusterStack.run). */
 const staleHostRetries: string[] = [];
+/**
+ * Two servers of a hard anti-affinity group booted at the same moment can both be placed on one
+ * host; Nova's late check on the compute host then reschedules one, and with two hosts there is no
+ * alternate left, so it ends in ERROR (seen once in about 6 runs of the podaffinity `up`). An
+ * operator heals that VNFC; the test does the same and counts it.
+ */
+const NOVA_GROUP_RACE = /creating (urn:pulumi:\S+?openstack:compute\/instance:Instance::\S+?): 1 error occurred:\s+\* Error waiting for instance \(\S+\) to become ready: unexpected state 'ERROR'/;
+const novaGroupRaceRetries: string[] = [];
 const nfvOk = async (p: Promise<{ code: number; out: string }>) => {
   const r = await p;
   if (r.code !== 0) throw new Error(r.out);
@@ -170,16 +178,26 @@ class ClusterStack {
    */
   async run(label: string, op: () => Promise<void>): Promise<void> {
     await timed(label, async () => {
+      let replace: string[] = [];
       for (let attempt = 0; ; attempt++) {
         try {
-          await (attempt === 0 ? op() : this.stack.up({ color: "never" }).then(() => undefined));
+          await (attempt === 0 ? op() : this.stack.up({ color: "never", replace }).then(() => undefined));
           return;
         } catch (e) {
           const msg = String((e as Error).message);
           const stale = /this host is server \S+, not \S+|ssh \S+@[\d.]+:22: ssh: handshake failed: ssh: unable to authenticate/.exec(msg);
-          if (attempt >= 3 || !stale) throw e;
-          staleHostRetries.push(`${label}: ${stale[0]}`);
-          await this.waitForHosts();
+          const errored = NOVA_GROUP_RACE.exec(msg);
+          if (attempt >= 3 || !(stale || errored)) throw e;
+          if (errored) {
+            // Heal the server Nova left in ERROR, as `nfv heal --vnfc` would (if the state kept it).
+            novaGroupRaceRetries.push(`${label}: ${errored[1]}`);
+            const kept = (await this.stack.exportStack()).deployment.resources.some((r: { urn: string }) => r.urn === errored[1]);
+            replace = kept ? [errored[1]] : [];
+          } else {
+            staleHostRetries.push(`${label}: ${stale![0]}`);
+            replace = [];
+            await this.waitForHosts();
+          }
         }
       }
     });
@@ -233,6 +251,7 @@ beforeAll(() => {
 afterAll(() => {
   console.log(`timings (s): ${JSON.stringify(timings)}`);
   console.log(`stale-host retries: ${staleHostRetries.length} ${JSON.stringify(staleHostRetries)}`);
+  console.log(`Nova group-race heals: ${novaGroupRaceRetries.length} ${JSON.stringify(novaGroupRaceRetries)}`);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
