@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -93,8 +94,10 @@ describe("the program puts a CNF on a cluster's VIM or a referenced one", () => 
     work = mkdtempSync(path.join(tmpdir(), "nfv-cluster-vims-"));
     const [cert, key] = [path.join(work, "api.crt"), path.join(work, "api.key")];
     execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert], { stdio: "ignore" });
-    server = https.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
-      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? "client-certificate"}`);
+    // Asks for a client certificate without judging it, so the test sees which one came.
+    server = https.createServer({ cert: readFileSync(cert), key: readFileSync(key), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? `client certificate CN=${peer?.subject?.CN ?? "none"}`}`);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ kind: "Status", code: 404 }));
     });
@@ -135,7 +138,7 @@ describe("the program puts a CNF on a cluster's VIM or a referenced one", () => 
     expect(objects.map((r) => r.type)).toContain("kubernetes:apps/v1:Deployment");
     for (const r of objects) expect(r.provider).toMatch(/::kubernetes_vim_mk-provider::/);
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every((l) => l.endsWith("client-certificate"))).toBe(true);
+    expect(seen.every((l) => l.endsWith("client certificate CN=pulumi-nfv test client"))).toBe(true);
     expect(await valueOf(outputs.vnfs.cnf)).toMatchObject({ component: "container-vnf", vim: "kubernetes_vim_mk" });
   });
 
