@@ -12,7 +12,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
-import { configSecrets, openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { configSecrets, openLocalStack, openTestStack, ROOT, runNfv, type LocalStack } from "./harness";
 
 let local: LocalStack;
 
@@ -90,6 +90,24 @@ describe("local-render stack, real engine", () => {
     }
     expect(exported).toContain("ciphertext");
   }, 120_000);
+
+  it("an invalid stack config fails the preview with the located problem alone, not an unhandled exception", async () => {
+    // Through pulumi.RunError (stacks/run-error.ts): any other error takes the SDK's colored
+    // util.inspect, which on Node.js 20.20 spends a minute or more in nodejs/node#64011 first.
+    const bad = await openTestStack(local, "it-bad-config");
+    try {
+      await bad.setConfig("pulumi-nfv:vims.edge.type", { value: "nonsense" }, true);
+      const failure = await bad.preview({ color: "never" }).then(
+        () => "the preview succeeded",
+        (e: Error) => e.message,
+      );
+      expect(failure).toMatch(/error: invalid configuration for stack 'it-bad-config' \(1 problem\):\n\s+Pulumi\.it-bad-config\.yaml:\d+:\d+ \(pulumi-nfv:vims\.edge\.type\): error VIM_UNKNOWN_TYPE: unknown VIM type 'nonsense'/);
+      expect(failure).not.toContain("unhandled exception");
+      expect(failure).not.toMatch(/\n\s+at /);
+    } finally {
+      await bad.workspace.removeStack("it-bad-config");
+    }
+  }, 600_000);
 
   it("destroy leaves no resource and no rendered manifest", async () => {
     await local.stack.destroy({ color: "never" });
