@@ -118,11 +118,22 @@ _kubernetes_wrapper() {
   go get "${pkgs[@]}" || return 1
 }
 
+# The wrapper module of this run, made on first use (by kubernetes or etcd); main removes it.
+K8S_WRAPPER=""
+kubernetes_wrapper() {
+  [[ -z "$K8S_WRAPPER" ]] || return 0
+  local dir
+  log "kubernetes: k8s.io/kubernetes@$K8S_VERSION wrapper module"
+  dir="$(new_wrapper "kubernetes-$K8S_VERSION")"
+  (cd "$dir" && _kubernetes_wrapper) || { rm -rf "$dir"; return 1; }
+  K8S_WRAPPER="$dir"
+}
+
 # One cache entry per binary (<binary>-<version>/bin/<binary>), built in
 # priority order, so that each finished binary is kept even if a later one is
 # interrupted; the go build cache is shared between them.
 build_kubernetes() {
-  local dir="" ver="${K8S_VERSION#v}" ld p bin failed=0
+  local ver="${K8S_VERSION#v}" ld p bin failed=0
   ld=""
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ld+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=${ver%%.*}"
@@ -131,44 +142,44 @@ build_kubernetes() {
   done
   for bin in "${K8S_BINARIES[@]}"; do
     if cached "$bin-$K8S_VERSION" "$bin"; then ok "$bin" "$bin-$K8S_VERSION" cached; continue; fi
-    if [[ -z "$dir" ]]; then
-      log "kubernetes: k8s.io/kubernetes@$K8S_VERSION wrapper module"
-      dir="$(new_wrapper "kubernetes-$K8S_VERSION")"
-      (cd "$dir" && _kubernetes_wrapper) || { fail kubernetes "module resolution failed (see above)"; return 1; }
-    fi
+    kubernetes_wrapper || { fail kubernetes "module resolution failed (see above)"; return 1; }
     log "$bin: k8s.io/kubernetes/cmd/$bin@$K8S_VERSION"
-    if (cd "$dir" && build_into "$bin-$K8S_VERSION" "$ld" "k8s.io/kubernetes/cmd/$bin"); then
+    if (cd "$K8S_WRAPPER" && build_into "$bin-$K8S_VERSION" "$ld" "k8s.io/kubernetes/cmd/$bin"); then
       ok "$bin" "$bin-$K8S_VERSION" built
     else
       fail "$bin" "go build k8s.io/kubernetes/cmd/$bin failed"
       failed=1
     fi
   done
-  [[ -z "$dir" ]] || rm -rf "$dir"
   return "$failed"
 }
 
-# etcd 3.6's server module has etcdmain; its binary's main is a one-liner.
+# etcd 3.6's server module has etcdmain; its binary's main is a one-liner. It is built in the
+# Kubernetes wrapper module: that graph already holds the server module at ETCD_VERSION (Kubernetes'
+# own tests use it), so etcd only adds modules, changes no version the kube-* binaries are built
+# with, and the etcd client, grpc and the rest it shares with kube-apiserver compile once.
 build_etcd() {
-  local entry="etcd-$ETCD_VERSION" dir
+  local entry="etcd-$ETCD_VERSION" selected
   if cached "$entry" etcd; then ok etcd "$entry" cached; return 0; fi
-  log "etcd: go.etcd.io/etcd/server/v3@$ETCD_VERSION"
-  dir="$(new_wrapper "$entry")"
+  kubernetes_wrapper || { fail etcd "module resolution failed (see above)"; return 1; }
+  selected="$(cd "$K8S_WRAPPER" && go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)" || selected=none
+  if [[ "$selected" != "$ETCD_VERSION" ]]; then
+    fail etcd "k8s.io/kubernetes@$K8S_VERSION selects go.etcd.io/etcd/server/v3 $selected, not ETCD_VERSION=$ETCD_VERSION"
+    return 1
+  fi
+  log "etcd: go.etcd.io/etcd/server/v3@$ETCD_VERSION, in the Kubernetes wrapper module"
   if ! (
-    cd "$dir" &&
+    cd "$K8S_WRAPPER" &&
       mkdir -p etcd &&
       printf '%s\n' 'package main' '' 'import (' '	"os"' '' \
         '	"go.etcd.io/etcd/server/v3/etcdmain"' ')' '' \
         'func main() { etcdmain.Main(os.Args) }' >etcd/main.go &&
-      go mod init nfv-lab/etcd >/dev/null 2>&1 &&
       go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" &&
-      go mod tidy &&
       build_into "$entry" "" ./etcd
   ); then
     fail etcd "go.etcd.io/etcd/server/v3@$ETCD_VERSION did not resolve or build"
     return 1
   fi
-  rm -rf "$dir"
   ok etcd "$entry" built
 }
 
@@ -221,6 +232,7 @@ main() {
       *) die "unknown component: $c (one of: ${ALL_COMPONENTS[*]})" ;;
     esac
   done
+  [[ -z "$K8S_WRAPPER" ]] || rm -rf "$K8S_WRAPPER"
   summary
 }
 

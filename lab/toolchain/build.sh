@@ -19,6 +19,9 @@ PULUMI_VERSION=3.274.1                      # CLI (module github.com/pulumi/pulu
 PULUMI_PKG_MOD=github.com/pulumi/pulumi/pkg/v3
 PULUMI_SDK_MOD=github.com/pulumi/pulumi/sdk/v3
 CLIPBOARD_REPLACE=github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
+# The CLI's build tags. The lab command provider is built with them too: a tag that selects other
+# files (grpcnotrace: grpc's trace_notrace.go) changes the cache key of every package above it.
+CLI_TAGS=grpcnotrace,osusergo
 
 LANGHOST_MOD=github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
 # Fallback when the proxy refuses LANGHOST_MOD: the last Node.js language host
@@ -154,7 +157,7 @@ _cli_in_src() {
   go mod edit -dropreplace="$PULUMI_SDK_MOD" -require="$PULUMI_SDK_MOD@v$PULUMI_VERSION" || return 1
   clipboard_replace || return 1
   build_into "pulumi-$PULUMI_VERSION" pulumi "$PULUMI_PKG_MOD@v$PULUMI_VERSION ./cmd/pulumi" \
-    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$PULUMI_VERSION" ./cmd/pulumi grpcnotrace,osusergo
+    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$PULUMI_VERSION" ./cmd/pulumi "$CLI_TAGS"
 }
 
 build_cli() {
@@ -194,7 +197,7 @@ _langhost_in_src() {
     -require="$PULUMI_PKG_MOD@v$PULUMI_VERSION" -require="$PULUMI_SDK_MOD@v$PULUMI_VERSION" || return 1
   clipboard_replace || return 1
   build_into "$1" pulumi-language-nodejs "$LANGHOST_MOD@$2 (pkg, sdk v$PULUMI_VERSION)" \
-    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$PULUMI_VERSION" . grpcnotrace,osusergo
+    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$PULUMI_VERSION" . "$CLI_TAGS"
 }
 
 build_langhost() {
@@ -268,7 +271,7 @@ build_command_lab() {
   entry="$(lab_entry command "$COMMAND_VERSION")"
   if cached "$entry" pulumi-resource-command; then record_ok command "$entry" "cached, lab implementation"; return 0; fi
   (cd "$SCRIPT_DIR/command-provider" && build_into "$entry" pulumi-resource-command "pulumi-nfv lab command provider" \
-    "-X main.version=$COMMAND_VERSION" .) ||
+    "-X main.version=$COMMAND_VERSION" . "$CLI_TAGS") ||
     { record_fail command "go build of lab/toolchain/command-provider failed (see the log above)"; return 1; }
   record_ok command "$entry" "built, lab implementation"
 }
