@@ -20,6 +20,21 @@ const STACK = "it-registry";
 const HOSTS = path.join(ROOT, "lab/hosts/host");
 const IMAGE = `${REGISTRY}/nfv/hello:1.0`;
 
+// What `host up` may create that the hosts share. The last host's `down` removes exactly what the
+// script made: the directories it recorded creating (in this run or, from an older script, earlier)
+// and the bridge if it made it. The bridge is the lab OpenStack's too when that lab is up (phase
+// openstack), and must then survive.
+const BRIDGE = "nfvlab0";
+const SHARED_DIRS = ["/etc/docker", "/var/lib/docker-registry", "/etc/nfv-registry", "/var/lib/nfv-registry"];
+const STATE_ROOT = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "hosts");
+const linkExists = (name: string) => execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).split("\n").some((l) => l.split(": ")[1]?.split("@")[0] === name);
+const guardRoute = () => execFileSync("ip", ["route", "show", "10.254.0.0/16"], { encoding: "utf8" }).trim();
+const recordedDirs = () => {
+  const file = path.join(STATE_ROOT, ".created-mount-points");
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+};
+let before = { bridge: false, keptDirs: [] as string[] };
+
 let local: LocalStack;
 let work = "";
 let facts: Record<string, string> = {};
@@ -30,6 +45,7 @@ const registryPids = () => netnsPids().filter((pid) => readFileSync(`/proc/${pid
 describe("a private registry on a lab host, installed over SSH by a real pulumi up", () => {
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "nfv-it-registry-"));
+    before = { bridge: linkExists(BRIDGE), keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recordedDirs().includes(d)) };
     const out = execFileSync(HOSTS, ["up", HOST, ADDRESS], { encoding: "utf8" });
     facts = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     local = await openLocalStack({ stackName: STACK });
@@ -100,7 +116,7 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     expect(pulledLayers(IMAGE, work)).toEqual([pushed]);
   }, 600_000);
 
-  it("destroy stops the registry; host down leaves no process, namespace or file", async () => {
+  it("destroy stops the registry; host down leaves no process, namespace, file, route or directory it made", async () => {
     await local.stack.destroy({ color: "never" });
     expect((await local.stack.exportStack()).deployment.resources ?? []).toEqual([]);
     expect(registryPids()).toEqual([]);
@@ -109,5 +125,11 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     expect(existsSync(path.dirname(facts.private_key_file))).toBe(false);
     const anywhere = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.startsWith("/usr/bin/docker-registry"));
     expect(anywhere).toEqual([]);
+    // This file's host was the only one: its down was the last, and took what the hosts share.
+    expect(guardRoute()).toBe("");
+    expect(execFileSync("ip", ["-o", "addr", "show"], { encoding: "utf8" })).not.toContain("10.254.0.1/24");
+    expect(linkExists(BRIDGE)).toBe(before.bridge);
+    expect(SHARED_DIRS.filter((d) => existsSync(d))).toEqual(before.keptDirs);
+    expect(existsSync(STATE_ROOT)).toBe(false);
   }, 600_000);
 });
