@@ -29,7 +29,7 @@ const SHARED_DIRS = ["/etc/docker", "/var/lib/docker-registry", "/etc/nfv-regist
 const STATE_ROOT = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "hosts");
 const linkExists = (name: string) => execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).split("\n").some((l) => l.split(": ")[1]?.split("@")[0] === name);
 const guardRoute = () => execFileSync("ip", ["route", "show", "10.254.0.0/16"], { encoding: "utf8" }).trim();
-const recordedDirs = () => {
+const recordedDirs = (): string[] => {
   const file = path.join(STATE_ROOT, ".created-mount-points");
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 };
@@ -45,7 +45,8 @@ const registryPids = () => netnsPids().filter((pid) => readFileSync(`/proc/${pid
 describe("a private registry on a lab host, installed over SSH by a real pulumi up", () => {
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "nfv-it-registry-"));
-    before = { bridge: linkExists(BRIDGE), keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recordedDirs().includes(d)) };
+    const recorded = recordedDirs();
+    before = { bridge: linkExists(BRIDGE), keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recorded.includes(d)) };
     const out = execFileSync(HOSTS, ["up", HOST, ADDRESS], { encoding: "utf8" });
     facts = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     local = await openLocalStack({ stackName: STACK });
