@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import ListedOrder from "./test/integration/sequencer";
 
 // Integration tests drive the real Pulumi engine and lab services: one file at a time, long timeouts.
 export default defineConfig({
@@ -7,6 +8,7 @@ export default defineConfig({
     globalSetup: ["test/integration/global-setup.ts"],
     pool: "forks",
     fileParallelism: false,
+    sequence: { sequencer: ListedOrder },
     testTimeout: 600_000,
     hookTimeout: 600_000,
     // test/run-all runs the files in phases, each with its own report.

@@ -101,6 +101,16 @@ export function stdinFor(h: HookScript, v: Pick<VnfcTarget, "volumeIds">): pulum
 
 export type HookCommand = command.remote.Command | command.remote.CopyToRemote;
 
+/**
+ * Every remote Command of ours. Upstream's provider sends the previous run's stdout and stderr to
+ * the host as SSH environment variables before an update or delete: sshd refuses them without
+ * `AcceptEnv` (a warning on every delete), and a credential step's stdout must not travel again.
+ * No script of ours reads them.
+ */
+export function remoteCommand(name: string, args: command.remote.CommandArgs, opts: pulumi.CustomResourceOptions): command.remote.Command {
+  return new command.remote.Command(name, { ...args, addPreviousOutputInEnv: false }, opts);
+}
+
 /** Resource names are `${name}-${vnfcId}-<step>`; the order in which they were declared. */
 export interface WiredHooks {
   /** Every command, keyed by resource name, in declaration order. */
@@ -139,8 +149,8 @@ const fileHash = (p: string) => sha256(readFileSync(p));
 
 /**
  * The `update` of every hook that runs at create: a changed connection (the VNFC's address moved,
- * `change-ext-conn`) updates the command in state without running the hook again, as the real
- * and our command provider run `create` on update when no `update` is given. Hooks that must run
+ * `change-ext-conn`) updates the command in state without running the hook again, as the
+ * command provider runs `create` on update when no `update` is given. Hooks that must run
  * again are replaced instead, through their triggers.
  */
 const UPDATE_WITHOUT_RERUN = "true";
@@ -162,7 +172,7 @@ export function healStartCommands(parent: pulumi.Resource, name: string, vnfcs: 
     if (v.healGeneration <= 0) continue;
     for (const h of hooks.filter((x) => x.operation === "heal_start" && targets(x, v))) {
       const n = `${name}-${v.id}-heal_start`;
-      out.set(v.id, new command.remote.Command(n, {
+      out.set(v.id, remoteCommand(n, {
         connection: connectionFor(ssh, v.host),
         create: hookCommandLine(h),
         update: UPDATE_WITHOUT_RERUN,
@@ -189,7 +199,7 @@ export function extConnStartCommands(parent: pulumi.Resource, name: string, vnfc
     if (host === undefined) continue; // added since the last change: it had no previous connectivity
     for (const h of hooks.filter((x) => x.operation === "change_external_connectivity_start" && targets(x, v))) {
       const n = `${name}-${v.id}-change_external_connectivity_start`;
-      out.set(v.id, new command.remote.Command(n, {
+      out.set(v.id, remoteCommand(n, {
         connection: connectionFor(ssh, host),
         create: hookCommandLine(h),
         update: UPDATE_WITHOUT_RERUN,
@@ -224,7 +234,7 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
         ...(isDelete ? {} : { triggers: createTriggers(h, stdin) }),
         ...extra,
       };
-      const c = new command.remote.Command(n, args, opts([...deps, ...made]));
+      const c = remoteCommand(n, args, opts([...deps, ...made]));
       commands.set(n, c);
       made.push(c);
       if (record) order.push(`${v.id}:${op}`);
@@ -237,7 +247,7 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
     const needed = hooks.some((h) => targets(h, v)) || files.some((f) => targets(f, v));
     if (!needed) continue;
     const conn = connectionFor(ssh, v.host);
-    const wait = new command.remote.Command(`${name}-${v.id}-ssh-ready`, {
+    const wait = remoteCommand(`${name}-${v.id}-ssh-ready`, {
       connection: conn,
       create: "cloud-init status --wait >/dev/null 2>&1 || true",
       triggers: [v.serverId],

@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
-import { REMOTE_DIR, connectionFor, type SshArgs } from "../../mgmt/hooks";
+import { REMOTE_DIR, connectionFor, remoteCommand, type SshArgs } from "../../mgmt/hooks";
 import { containerdConfig, registryCredentials } from "./config/containerd";
 import { haproxyConfig, FRONTEND_PORT, APISERVER_PORT } from "./config/haproxy";
 import { hostsBlock } from "./config/hosts";
@@ -270,7 +270,7 @@ export class NodeCommands {
   private run(step: string, on: PlannedNode, script: string, stdin: pulumi.Input<string>, o: { dependsOn?: pulumi.Resource[]; triggers?: unknown[]; secretStdout?: boolean; onDelete?: boolean }): command.remote.Command {
     const n = `${this.name}-${step}`;
     const line = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
-    const c = new command.remote.Command(n, {
+    const c = remoteCommand(n, {
       connection: this.conn(on),
       ...(o.onDelete ? { delete: line } : { create: line }),
       stdin: pulumi.secret(stdin),

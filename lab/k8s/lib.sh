@@ -24,6 +24,8 @@ KWOK_STAGES="$NFV_CACHE/k8s/kwok-$KWOK_VERSION/stages/kwok-stages.yaml"
 KUBECTL="$NFV_CACHE/k8s/kubectl-$K8S_VERSION/bin/kubectl"
 
 STATE="${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}/k8s"
+LOCK="$STATE.lock"                            # beside the state: down removes the state
+HOLDERS="$STATE/holders"                      # one empty file per user of the running lab
 PKI="$STATE/pki"
 PIDS="$STATE/pids"
 LOGS="$STATE/logs"
@@ -83,4 +85,31 @@ component_pid() {
 api_ready() {
   curl -sf --max-time 5 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
     "$API_URL/readyz" >/dev/null 2>&1
+}
+
+# One up or down at a time: the test files that share the lab run them from separate processes.
+# The lock's descriptor (8) must not reach the daemons that up starts (start closes it), or the
+# lock would outlive the script. up runs down inside the lock (NFV_K8S_LOCK_HELD).
+take_lock() {
+  [[ -n "${NFV_K8S_LOCK_HELD:-}" ]] && return 0
+  mkdir -p "$(dirname "$LOCK")"
+  exec 8>"$LOCK"
+  flock -w "$((TIMEOUT * 5))" 8 || die "another lab/k8s up or down holds $LOCK"
+  export NFV_K8S_LOCK_HELD=1
+}
+
+holders() { find "$HOLDERS" -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null || true; }
+
+# --holder NAME (default: manual, a person at a shell): who uses the lab. up records the holder;
+# down with --holder releases it and stops the lab only when no holder is left; a plain down stops
+# it whoever holds it.
+parse_holder() {
+  HOLDER=""
+  while (($#)); do
+    case "$1" in
+      --holder) HOLDER="${2:-}"; shift 2 || die "--holder needs a name" ;;
+      *) die "unknown argument '$1' (usage: $(basename "$0") [--holder NAME])" ;;
+    esac
+  done
+  [[ -z "$HOLDER" || "$HOLDER" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]] || die "holder '$HOLDER' must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}"
 }

@@ -19,18 +19,21 @@ PULUMI_VERSION=3.274.1                      # CLI (module github.com/pulumi/pulu
 PULUMI_PKG_MOD=github.com/pulumi/pulumi/pkg/v3
 PULUMI_SDK_MOD=github.com/pulumi/pulumi/sdk/v3
 CLIPBOARD_REPLACE=github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
-# The CLI's build tags. The lab command provider is built with them too: a tag that selects other
-# files (grpcnotrace: grpc's trace_notrace.go) changes the cache key of every package above it.
+# The CLI's build tags (upstream's goreleaser), the language host's too.
 CLI_TAGS=grpcnotrace,osusergo
 
+# The language host and the command and openstack plugins are built from the upstream tags' source
+# in ../shared/upstream-src (git archives; the proxy refuses those modules), with their
+# dependencies from the Go module proxy.
+UPSTREAM_SRC="${NFV_UPSTREAM_SRC:-}"        # default: ../shared/upstream-src beside the repository
+
+LANGHOST_VERSION=3.248.0                    # = npm @pulumi/pulumi
 LANGHOST_MOD=github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
-# Fallback when the proxy refuses LANGHOST_MOD: the last Node.js language host
-# that still lived inside sdk/v3 (it moved to its own module in v3.69.0).
-LANGHOST_FALLBACK_VERSION=3.68.0
+LANGHOST_TAR=pulumi-language-nodejs-v$LANGHOST_VERSION-notests.tar.gz
 
 COMMAND_VERSION=1.2.1                       # = npm @pulumi/command
 COMMAND_MOD=github.com/pulumi/pulumi-command/provider
-COMMAND_MODVER=v0.0.0-20260303235922-7f3eb6f3b77c   # commit of tag v1.2.1
+COMMAND_TAR=pulumi-command-v$COMMAND_VERSION-provider.tar.gz
 
 K8S_VERSION=4.25.0                          # = npm @pulumi/kubernetes
 K8S_MOD=github.com/pulumi/pulumi-kubernetes/provider/v4
@@ -39,7 +42,7 @@ K8S_SDK_MOD=github.com/pulumi/pulumi-kubernetes/sdk/v4
 
 OPENSTACK_VERSION=3.15.2                    # = npm @pulumi/openstack
 OPENSTACK_MOD=github.com/pulumi/pulumi-openstack/provider/v3
-OPENSTACK_MODVER=v3.0.0-20240329191609-a9de4228c2fb # commit of tag v3.15.2
+OPENSTACK_TAR=pulumi-openstack-v$OPENSTACK_VERSION-provider.tar.gz
 
 ALL_COMPONENTS=(cli langhost command kubernetes openstack)
 
@@ -50,6 +53,7 @@ WORK_DIR="$NFV_CACHE/work"
 BIN_DIR="$NFV_CACHE/bin"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+UPSTREAM_SRC="${UPSTREAM_SRC:-$REPO_ROOT/../shared/upstream-src}"
 
 FAILED=()      # "component: reason"
 BUILT=()       # "component: cache dir (built|cached)"
@@ -171,109 +175,54 @@ build_cli() {
   record_ok cli "$entry" built
 }
 
-# 2. Node.js language host. Preferred: its own module at the commit that
-#    sdk/v3@vPULUMI_VERSION comes from (pseudo-version from .Origin.Hash); else
-#    its @latest with pkg/sdk pinned to vPULUMI_VERSION; else (the proxy refuses
-#    the module) the in-sdk host of sdk/v3@vLANGHOST_FALLBACK_VERSION.
-#    Prints "ENTRY MODVER" or nothing.
-langhost_resolve() {
-  local hash modver
-  hash="$(go list -m -f '{{with .Origin}}{{.Hash}}{{end}}' "$PULUMI_SDK_MOD@v$PULUMI_VERSION" 2>/dev/null || true)"
-  if [[ -n "$hash" ]]; then
-    log "  sdk/v3@v$PULUMI_VERSION comes from commit $hash" >&2
-    modver="$(mod_version "$LANGHOST_MOD@$hash")"
-    [[ -n "$modver" ]] && { echo "pulumi-language-nodejs-$PULUMI_VERSION $modver"; return 0; }
-  else
-    log "  the proxy gives no .Origin.Hash for $PULUMI_SDK_MOD@v$PULUMI_VERSION" >&2
-  fi
-  log "  trying $LANGHOST_MOD@latest" >&2
-  modver="$(mod_version "$LANGHOST_MOD@latest")"
-  [[ -n "$modver" ]] && echo "pulumi-language-nodejs-${modver#v} $modver"
-  return 0
+# Unpack directory DIR of upstream archive TAR (its single top folder stripped) into a fresh
+# writable DEST. Usage: unpack_upstream TAR DIR DEST
+unpack_upstream() {
+  local tar="$UPSTREAM_SRC/$1" top
+  [[ -f "$tar" ]] || { log "  $tar not found" >&2; return 1; }
+  rm -rf "$3" && mkdir -p "$3"
+  top="$(tar -tzf "$tar" | awk -F/ 'NR == 1 { print $1 }')"
+  tar -xzf "$tar" -C "$3" --strip-components="$(($(tr -cd / <<<"$2/" | wc -c) + 1))" "$top/$2" || return 1
+  chmod -R u+w "$3"
 }
 
+# Build upstream component NAME (ENTRY = BINARY-VERSION) from directory DIR of archive TAR, with
+# IN_SRC run inside the unpacked module. Usage: build_upstream NAME ENTRY BINARY TAR DIR IN_SRC
+build_upstream() {
+  local name=$1 entry=$2 bin=$3 tar=$4 dir=$5 in_src=$6 src="$WORK_DIR/$2"
+  if cached "$entry" "$bin"; then record_ok "$name" "$entry" cached; log "$name: cached ($entry)"; return 0; fi
+  log "$name: $tar ($dir)"
+  unpack_upstream "$tar" "$dir" "$src" || { record_fail "$name" "cannot unpack $UPSTREAM_SRC/$tar"; return 1; }
+  (cd "$src" && "$in_src" "$entry") || { record_fail "$name" "generate or go build failed (see the log above)"; return 1; }
+  rm -rf "$src"
+  record_ok "$name" "$entry" built
+}
+
+# 2. Node.js language host: its go.mod replaces pkg/v3 and sdk/v3 with the monorepo's folders
+#    (../../../..); require both at the host's release instead. It does not compile against the
+#    CLI's v3.274.1, so it shares none of the CLI's compiled packages.
 _langhost_in_src() {
   go mod edit -dropreplace="$PULUMI_PKG_MOD" -dropreplace="$PULUMI_SDK_MOD" \
-    -require="$PULUMI_PKG_MOD@v$PULUMI_VERSION" -require="$PULUMI_SDK_MOD@v$PULUMI_VERSION" || return 1
+    -require="$PULUMI_PKG_MOD@v$LANGHOST_VERSION" -require="$PULUMI_SDK_MOD@v$LANGHOST_VERSION" || return 1
   clipboard_replace || return 1
-  build_into "$1" pulumi-language-nodejs "$LANGHOST_MOD@$2 (pkg, sdk v$PULUMI_VERSION)" \
-    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$PULUMI_VERSION" . "$CLI_TAGS"
+  build_into "$1" pulumi-language-nodejs "$LANGHOST_MOD v$LANGHOST_VERSION ($LANGHOST_TAR; pkg, sdk v$LANGHOST_VERSION)" \
+    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$LANGHOST_VERSION" . "$CLI_TAGS"
 }
 
 build_langhost() {
-  local resolved entry modver src
-  # A host built from the release commit is final: no proxy query needed.
-  entry="pulumi-language-nodejs-$PULUMI_VERSION"
-  if cached "$entry" pulumi-language-nodejs; then record_ok langhost "$entry" cached; log "langhost: cached ($entry)"; return 0; fi
-  log "langhost: resolving $LANGHOST_MOD"
-  resolved="$(langhost_resolve)"
-  if [[ -n "$resolved" ]]; then
-    read -r entry modver <<<"$resolved"
-    if cached "$entry" pulumi-language-nodejs; then record_ok langhost "$entry" cached; log "langhost: cached ($entry)"; return 0; fi
-    src="$WORK_DIR/$entry"
-    log "langhost: $LANGHOST_MOD@$modver"
-    if fetch_module "$LANGHOST_MOD@$modver" "$src" && (cd "$src" && _langhost_in_src "$entry" "$modver"); then
-      rm -rf "$src"; record_ok langhost "$entry" built; return 0
-    fi
-    log "langhost: $LANGHOST_MOD@$modver did not build; using the fallback"
-  else
-    log "langhost: the proxy refuses $LANGHOST_MOD; using the fallback (the host inside sdk/v3@v$LANGHOST_FALLBACK_VERSION)"
-  fi
-  build_langhost_fallback
+  build_upstream langhost "pulumi-language-nodejs-$LANGHOST_VERSION" pulumi-language-nodejs \
+    "$LANGHOST_TAR" sdk/nodejs/cmd/pulumi-language-nodejs _langhost_in_src
 }
 
-build_langhost_fallback() {
-  local v="$LANGHOST_FALLBACK_VERSION" entry="pulumi-language-nodejs-$LANGHOST_FALLBACK_VERSION"
-  local src="$WORK_DIR/$entry"
-  if cached "$entry" pulumi-language-nodejs; then record_ok langhost "$entry" "cached, fallback"; log "langhost: cached ($entry)"; return 0; fi
-  log "langhost: $PULUMI_SDK_MOD@v$v ./nodejs/cmd/pulumi-language-nodejs"
-  fetch_module "$PULUMI_SDK_MOD@v$v" "$src" ||
-    { record_fail langhost "Go module proxy refused $LANGHOST_MOD and $PULUMI_SDK_MOD@v$v"; return 1; }
-  (cd "$src" && build_into "$entry" pulumi-language-nodejs "$PULUMI_SDK_MOD@v$v ./nodejs/cmd/pulumi-language-nodejs" \
-    "-X $PULUMI_SDK_MOD/go/common/version.Version=v$v" ./nodejs/cmd/pulumi-language-nodejs) ||
-    { record_fail langhost "go build of the v$v fallback failed (see the log above)"; return 1; }
-  rm -rf "$src"
-  record_ok langhost "$entry" "built, fallback"
+# 3. pulumi-resource-command, as it is (no replace; its schema is made at run time).
+_command_in_src() {
+  build_into "$1" pulumi-resource-command "$COMMAND_MOD v$COMMAND_VERSION ($COMMAND_TAR)" \
+    "-X $COMMAND_MOD/pkg/version.Version=v$COMMAND_VERSION" ./cmd/pulumi-resource-command
 }
 
-# 3. pulumi-resource-command. Pulumi's provider module is refused by the Go
-#    module proxy (every version, HTTP 403); then the lab's own implementation of
-#    its remote resources is built instead (command-provider/, see the README),
-#    keyed by a hash of its source so that an edit rebuilds it.
 build_command() {
-  local entry="pulumi-resource-command-$COMMAND_VERSION" src="$WORK_DIR/pulumi-resource-command-$COMMAND_VERSION"
-  if cached "$entry" pulumi-resource-command; then record_ok command "$entry" cached; log "command: cached ($entry)"; return 0; fi
-  log "command: $COMMAND_MOD@$COMMAND_MODVER"
-  if ! fetch_module "$COMMAND_MOD@$COMMAND_MODVER" "$src"; then
-    log "command: the Go module proxy refused $COMMAND_MOD@$COMMAND_MODVER; building the lab implementation"
-    build_command_lab
-    return
-  fi
-  (cd "$src" && build_into "$entry" pulumi-resource-command "$COMMAND_MOD@$COMMAND_MODVER" \
-    "-X $COMMAND_MOD/pkg/version.Version=v$COMMAND_VERSION" ./cmd/pulumi-resource-command) ||
-    { record_fail command "go build failed (see the log above)"; return 1; }
-  rm -rf "$src"
-  record_ok command "$entry" built
-}
-
-# The cache entry of the lab's own build of provider NAME at VERSION (source in NAME-provider/),
-# keyed by a hash of that source, so that an edit rebuilds it.
-lab_entry() {
-  local hash
-  hash="$(cd "$SCRIPT_DIR/$1-provider" &&
-    find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.mjs' \) -print0 |
-    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)"
-  echo "pulumi-resource-$1-$2-lab-$hash"
-}
-
-build_command_lab() {
-  local entry
-  entry="$(lab_entry command "$COMMAND_VERSION")"
-  if cached "$entry" pulumi-resource-command; then record_ok command "$entry" "cached, lab implementation"; return 0; fi
-  (cd "$SCRIPT_DIR/command-provider" && build_into "$entry" pulumi-resource-command "pulumi-nfv lab command provider" \
-    "-X main.version=$COMMAND_VERSION" . "$CLI_TAGS") ||
-    { record_fail command "go build of lab/toolchain/command-provider failed (see the log above)"; return 1; }
-  record_ok command "$entry" "built, lab implementation"
+  build_upstream command "pulumi-resource-command-$COMMAND_VERSION" pulumi-resource-command \
+    "$COMMAND_TAR" provider _command_in_src
 }
 
 # 4. pulumi-resource-kubernetes: drop the local sdk/v4 replace, require the
@@ -299,70 +248,18 @@ build_kubernetes() {
   record_ok kubernetes "$entry" built
 }
 
-# 5. pulumi-resource-openstack: keep its replaces, generate schema-embed.json,
-#    build; if the old golang.org/x/tools breaks under Go >= 1.25, bump it.
+# 5. pulumi-resource-openstack: schema.json and bridge-metadata.json are committed (no tfgen);
+#    generate.go makes the embed file from them, then the build; its replaces are kept.
 _openstack_in_src() {
-  local entry="pulumi-resource-openstack-$OPENSTACK_VERSION" ld="-X $OPENSTACK_MOD/pkg/version.Version=v$OPENSTACK_VERSION"
   log "  generating schema-embed.json (VERSION=$OPENSTACK_VERSION)"
   (cd cmd/pulumi-resource-openstack && VERSION="$OPENSTACK_VERSION" go run generate.go) || return 1
-  build_into "$entry" pulumi-resource-openstack "$OPENSTACK_MOD@$OPENSTACK_MODVER" "$ld" ./cmd/pulumi-resource-openstack && return 0
-  log "  retrying with golang.org/x/tools@v0.36.0 (old x/tools vs Go >= 1.25)"
-  go get golang.org/x/tools@v0.36.0 || return 1
-  build_into "$entry" pulumi-resource-openstack "$OPENSTACK_MOD@$OPENSTACK_MODVER (+ x/tools v0.36.0)" "$ld" ./cmd/pulumi-resource-openstack
+  build_into "$1" pulumi-resource-openstack "$OPENSTACK_MOD v$OPENSTACK_VERSION ($OPENSTACK_TAR)" \
+    "-X $OPENSTACK_MOD/pkg/version.Version=v$OPENSTACK_VERSION" ./cmd/pulumi-resource-openstack
 }
 
 build_openstack() {
-  local entry="pulumi-resource-openstack-$OPENSTACK_VERSION" src="$WORK_DIR/pulumi-resource-openstack-$OPENSTACK_VERSION"
-  if cached "$entry" pulumi-resource-openstack; then record_ok openstack "$entry" cached; log "openstack: cached ($entry)"; return 0; fi
-  log "openstack: $OPENSTACK_MOD@$OPENSTACK_MODVER"
-  if ! fetch_module "$OPENSTACK_MOD@$OPENSTACK_MODVER" "$src"; then
-    log "openstack: the Go module proxy refused $OPENSTACK_MOD@$OPENSTACK_MODVER; building the lab bridge build"
-    build_openstack_lab
-    return
-  fi
-  (cd "$src" && _openstack_in_src) || { record_fail openstack "generate or go build failed (see the log above)"; return 1; }
-  rm -rf "$src"
-  record_ok openstack "$entry" built
-}
-
-# The lab's own bridge build of the provider (openstack-provider/: the Terraform provider that
-# pulumi-openstack 3.15.2 bridged, mapped to the npm SDK's tokens), keyed by a hash of its source.
-# In a writable copy of openstack-provider/: build the tfgen binary, write the schema and
-# bridge-metadata.json that the plugin embeds, compare the schema with the npm SDK, build.
-_openstack_lab_in_src() {
-  local entry="$1" out=cmd/pulumi-resource-openstack
-  local sdk="${NFV_NODE_MODULES:-$REPO_ROOT/node_modules}/@pulumi/openstack" ld="-X main.version=$OPENSTACK_VERSION"
-  log "  go build ./cmd/pulumi-tfgen-openstack"
-  go build -p 2 -trimpath -ldflags "-s -w $ld" -o tfgen ./cmd/pulumi-tfgen-openstack || return 1
-  log "  tfgen schema --out $out (schema.json, bridge-metadata.json)"
-  if ! ./tfgen schema --out "$out" >tfgen.log 2>&1; then tail -n 40 tfgen.log; return 1; fi
-  mv "$out/schema.json" "$out/schema-embed.json"
-  rm -f "$out/Pulumi.yaml"
-  if [[ -f "$sdk/package.json" ]]; then
-    log "  comparing the schema with $sdk"
-    node check-sdk.mjs "$out/schema-embed.json" "$sdk" | tail -n 40
-    [[ "${PIPESTATUS[0]}" == 0 ]] || return 1
-  else
-    log "  $sdk not found (npm ci first): the schema is not compared with the SDK"
-  fi
-  build_into "$entry" pulumi-resource-openstack \
-    "pulumi-nfv lab openstack provider (pulumi-terraform-bridge + terraform-provider-openstack, see go.mod)" \
-    "$ld" ./cmd/pulumi-resource-openstack || return 1
-  cp "$out/schema-embed.json" "$TOOLCHAIN_DIR/$entry/schema.json"
-  cp "$out/bridge-metadata.json" "$TOOLCHAIN_DIR/$entry/bridge-metadata.json"
-}
-
-build_openstack_lab() {
-  local entry src
-  entry="$(lab_entry openstack "$OPENSTACK_VERSION")"
-  src="$WORK_DIR/$entry"
-  if cached "$entry" pulumi-resource-openstack; then record_ok openstack "$entry" "cached, lab bridge build"; return 0; fi
-  rm -rf "$src"
-  cp -r "$SCRIPT_DIR/openstack-provider" "$src"
-  (cd "$src" && _openstack_lab_in_src "$entry") ||
-    { record_fail openstack "build of lab/toolchain/openstack-provider failed (see the log above)"; return 1; }
-  rm -rf "$src"
-  record_ok openstack "$entry" "built, lab bridge build"
+  build_upstream openstack "pulumi-resource-openstack-$OPENSTACK_VERSION" pulumi-resource-openstack \
+    "$OPENSTACK_TAR" provider _openstack_in_src
 }
 
 # 6. Install: CLI + language host side by side in $NFV_CACHE/bin, providers
@@ -376,23 +273,7 @@ install_bin() {
   fi
 }
 
-newest_langhost() {
-  local d
-  for d in "$TOOLCHAIN_DIR/pulumi-language-nodejs-$PULUMI_VERSION" "$TOOLCHAIN_DIR"/pulumi-language-nodejs-3.0.0-* \
-    "$TOOLCHAIN_DIR/pulumi-language-nodejs-$LANGHOST_FALLBACK_VERSION"; do
-    [[ -x "$d/bin/pulumi-language-nodejs" ]] && { echo "$d/bin/pulumi-language-nodejs"; return 0; }
-  done
-  return 1
-}
-
-# The cached binary of provider NAME at VERSION: the upstream build, else (command, openstack) the lab's.
-plugin_binary() {
-  local bin="$TOOLCHAIN_DIR/pulumi-resource-$1-$2/bin/pulumi-resource-$1"
-  if [[ ! -x "$bin" && -d "$SCRIPT_DIR/$1-provider" ]]; then bin="$TOOLCHAIN_DIR/$(lab_entry "$1" "$2")/bin/pulumi-resource-$1"; fi
-  echo "$bin"
-}
-
-# Installed, and the same binary as in the cache (a rebuilt lab provider is installed again).
+# Installed, and the same binary as in the cache (a rebuilt plugin is installed again).
 plugin_installed() {
   cmp -s "$3" "$PULUMI_HOME/plugins/resource-$1-v$2/pulumi-resource-$1"
 }
@@ -402,8 +283,9 @@ install_toolchain() {
   . "$SCRIPT_DIR/env.sh"
   mkdir -p "$PULUMI_HOME"
   install_bin "$TOOLCHAIN_DIR/pulumi-$PULUMI_VERSION/bin/pulumi" pulumi || { log "install: no pulumi CLI in the cache"; return 1; }
-  local lh name ver
-  if lh="$(newest_langhost)"; then install_bin "$lh" pulumi-language-nodejs; else log "install: no language host in the cache"; fi
+  local name ver
+  install_bin "$TOOLCHAIN_DIR/pulumi-language-nodejs-$LANGHOST_VERSION/bin/pulumi-language-nodejs" pulumi-language-nodejs ||
+    log "install: no language host in the cache"
   # Bundled dynamic-provider shim (for pulumi.dynamic.Resource): it ships in
   # the npm package @pulumi/pulumi and must sit next to the pulumi binary.
   local shim="${NFV_NODE_MODULES:-$REPO_ROOT/node_modules}/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
@@ -415,7 +297,7 @@ install_toolchain() {
   for pv in "command:$COMMAND_VERSION" "kubernetes:$K8S_VERSION" "openstack:$OPENSTACK_VERSION"; do
     name="${pv%%:*}" ver="${pv#*:}"
     local bin
-    bin="$(plugin_binary "$name" "$ver")"
+    bin="$TOOLCHAIN_DIR/pulumi-resource-$name-$ver/bin/pulumi-resource-$name"
     if [[ ! -x "$bin" ]]; then log "install: plugin resource $name v$ver NOT installed (no binary in the cache)"; continue; fi
     if plugin_installed "$name" "$ver" "$bin"; then log "install: plugin resource $name v$ver already installed"; continue; fi
     log "install: pulumi plugin install resource $name $ver --file $bin"

@@ -55,7 +55,7 @@ const vdu2Pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test00
 
 describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => {
   beforeAll(async () => {
-    vimConfig = k8sLabUp();
+    vimConfig = k8sLabUp("cnf-on-k8s-lab");
     local = await openLocalStack();
     stack = await openTestStack(local, STACK);
     await stack.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
@@ -77,7 +77,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
     if (webPackage) rmSync(webPackage, { recursive: true, force: true });
     local?.dispose();
-    if (vimConfig) k8sLabDown();
+    if (vimConfig) k8sLabDown("cnf-on-k8s-lab");
   }, 600_000);
 
   it("up creates the objects; the Deployment becomes Available on the kwok nodes", async () => {

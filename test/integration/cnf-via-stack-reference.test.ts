@@ -23,7 +23,7 @@ const token = () => labToken(vimConfig);
 
 describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack_reference), on the lab Kubernetes API", () => {
   beforeAll(async () => {
-    vimConfig = k8sLabUp();
+    vimConfig = k8sLabUp("cnf-via-stack-reference");
     local = await openLocalStack();
     producer = await openTestStack(local, PRODUCER);
     await producer.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
@@ -42,7 +42,7 @@ describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack
       rmSync(path.join(ROOT, `stacks/Pulumi.${name}.yaml`), { force: true });
     }
     local?.dispose();
-    if (vimConfig) k8sLabDown();
+    if (vimConfig) k8sLabDown("cnf-via-stack-reference");
   }, 600_000);
 
   it("the producer exports the VIM's kubeconfig, only as a secret", async () => {

@@ -3,8 +3,8 @@
  * driver, neutron, cinder) through the stack program and the `nfv` commands: helloworld3 at two
  * instantiation levels, scale out and in, heal of one VNFC (server replaced, port, IP and volume
  * kept), whole heal, destroy leaving the project empty, every fact read back through the
- * OpenStack API with the `openstack` CLI. Needs the openstack provider plugin (the lab's own
- * bridge build, lab/toolchain/README.md); skipped, saying why, without it.
+ * OpenStack API with the `openstack` CLI. Needs the openstack provider plugin (upstream's, built by
+ * lab/toolchain/build.sh); skipped, saying why, without it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";

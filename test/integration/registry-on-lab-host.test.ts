@@ -78,7 +78,7 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     expect(readFileSync(path.join(path.dirname(facts.private_key_file), "root/etc/docker/registry/config.yml"), "utf8")).toContain("addr: :5000");
   }, 900_000);
 
-  it("the SSH private key is a secret in the state: the lab command provider's outputs keep it encrypted", () => {
+  it("the SSH private key is a secret in the state: the command provider's outputs keep it encrypted", () => {
     const key = readFileSync(facts.private_key_file, "utf8").split("\n")[1];
     expect(key.length).toBeGreaterThan(40);
     const exported = execFileSync("pulumi", ["stack", "export", "--stack", STACK], { cwd: ROOT, env: local.env, encoding: "utf8" });

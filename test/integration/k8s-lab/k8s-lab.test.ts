@@ -6,7 +6,7 @@
  * Runs when the binaries are already in the cache (lab/k8s/build.sh ran) or NFV_K8S_LAB=1 (then
  * `up` builds them first, which takes long on a cold machine). Otherwise it is skipped, saying why.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:https";
 import { homedir } from "node:os";
@@ -22,8 +22,10 @@ const CACHE = process.env.NFV_CACHE ?? path.join(homedir(), ".cache/pulumi-nfv")
 const cached = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`));
 const enabled = cached || process.env.NFV_K8S_LAB === "1";
 
+/** A lab script, with this file's holder name for up and down (other files may share the lab). */
 function run(script: string): string {
-  return execFileSync(path.join(LAB, script), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const args = script === "up" || script === "down" ? ["--holder", "k8s-lab"] : [];
+  return execFileSync(path.join(LAB, script), args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 }
 
 function get(spec: KubernetesVimSpec, urlPath: string, opts: { token?: string; ca?: string | null } = {}): Promise<{ status: number; body: string }> {
@@ -92,6 +94,21 @@ describe.skipIf(!enabled)("lab/k8s: a real Kubernetes API on 127.0.0.1", () => {
   it("up is idempotent: a second run reuses the running cluster", () => {
     const again = run("up").trim().split("\n").pop();
     expect(again).toBe(vimConfig);
+  });
+
+  it("shared safely: two ups at once both succeed, and one holder's down keeps the lab up for the other", async () => {
+    const script = (name: string, holder: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(path.join(LAB, name), ["--holder", holder], { encoding: "utf8" }, (e, out, err) => (e ? reject(new Error(`${name} --holder ${holder}: ${err}`)) : resolve(out))),
+      );
+    const [a, b] = await Promise.all([script("up", "k8s-lab-a"), script("up", "k8s-lab-b")]);
+    expect(a.trim().split("\n").pop()).toBe(vimConfig);
+    expect(b.trim().split("\n").pop()).toBe(vimConfig);
+    await script("down", "k8s-lab-a");
+    await script("down", "k8s-lab-b");
+    // This file still holds it: the API answers with the same token.
+    const res = await get(spec, "/api/v1/namespaces/default");
+    expect(res.status).toBe(200);
   });
 });
 

@@ -17,13 +17,17 @@ const STATE = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", 
 /** Whether the lab's binaries are built (the files that need them are skipped otherwise). */
 export const k8sLabBuilt = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S_VERSION}/bin/kube-apiserver`)) && existsSync(KUBECTL);
 
-/** Brings the lab up (or finds it up); returns the path of the Tacker vim-config.yaml it wrote. */
-export function k8sLabUp(): string {
-  return execFileSync(path.join(LAB, "up"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+/**
+ * Brings the lab up (or finds it up) for `holder` (the test file); returns the path of the Tacker
+ * vim-config.yaml it wrote. Files that share the lab hold it each under their own name.
+ */
+export function k8sLabUp(holder: string): string {
+  return execFileSync(path.join(LAB, "up"), ["--holder", holder], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
 }
 
-export function k8sLabDown(): void {
-  execFileSync(path.join(LAB, "down"), { stdio: "inherit" });
+/** Releases `holder`'s use of the lab; the lab stops when no other file (or person) holds it. */
+export function k8sLabDown(holder: string): void {
+  execFileSync(path.join(LAB, "down"), ["--holder", holder], { stdio: "inherit" });
 }
 
 /** kubectl as the lab's admin, in namespace `default`. */

@@ -75,6 +75,8 @@ describe("hook wiring", () => {
     expect(stdinHash).toBe(createHash("sha256").update("TOKEN=t0ps3cret\n").digest("hex"));
     // A changed connection alone (an address moved) updates the command without running the hook again.
     expect(cmd("hw-VDU1-0-instantiate_end").inputs.update).toBe("true");
+    // The previous stdout is never sent back as SSH environment (upstream's default).
+    for (const r of registered.filter((x) => x.type === "command:remote:Command")) expect(r.inputs.addPreviousOutputInEnv, r.name).toBe(false);
   });
 
   it("order by dependencies: SSH wait after server, copy after wait, every instantiate_end after every instantiate_start, terminate_start deleted before terminate_end", async () => {
