@@ -45,9 +45,12 @@ const registryPids = () => netnsPids().filter((pid) => readFileSync(`/proc/${pid
 describe("a private registry on a lab host, installed over SSH by a real pulumi up", () => {
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "nfv-it-registry-"));
-    const recorded = recordedDirs();
-    before = { bridge: linkExists(BRIDGE), keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recorded.includes(d)) };
+    const bridge = linkExists(BRIDGE);
     const out = execFileSync(HOSTS, ["up", HOST, ADDRESS], { encoding: "utf8" });
+    // After up: the Debian packages it installs for the hosts (docker-registry) make some of these
+    // directories, and they stay; the script's own mount points are recorded.
+    const recorded = recordedDirs();
+    before = { bridge, keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recorded.includes(d)) };
     facts = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     local = await openLocalStack({ stackName: STACK });
     const set = (key: string, value: string) => local.stack.setConfig(`pulumi-nfv:vnfs.registry.${key}`, { value }, true);
