@@ -2,7 +2,9 @@
  * Where we accept input that strict TOSCA 1.2 would refuse, because ETSI's own SOL001 type files or
  * Tacker's published samples need it. Each entry names the code that applies it (search for the
  * id, e.g. `L3:`) and is covered by a test in `test/unit/tosca/leniencies.test.ts`. Anything not
- * listed here is validated strictly.
+ * listed here is validated strictly. From L10 on, the input breaks a rule of SOL001, SOL004 or
+ * YAML that Tacker does not enforce: it is a warning naming the rule (`Problems.tolerated`) and an
+ * error under `nfv validate --strict`.
  */
 export interface Leniency {
   id: string;
@@ -56,5 +58,30 @@ export const LENIENCIES: readonly Leniency[] = [
     id: "L9",
     rule: "A `substitution_mappings.properties` value that violates a constraint of the substituted type's property is a warning (SUBSTITUTION_CONSTRAINT), not an error.",
     because: "test_cnf maps flavour `vdumap` while helloworld3_types.yaml lists `flavour_id` valid_values `[simple]`.",
+  },
+  {
+    id: "L10",
+    rule: "A group may omit a required property (TEMPLATE_MISSING_PROPERTY, warning); SOL001 2.6.1 requires `PlacementGroup.description`.",
+    because: "tosca-parser never checks the required properties of groups; Tacker's v2 functional packages (basic_lcms_max, scale_ng, …) onboard without it.",
+  },
+  {
+    id: "L11",
+    rule: "A CSAR without TOSCA.meta whose root holds one YAML file and no `.mf` of the same name has that file as its entry (PKG_NO_ENTRY_DEFINITIONS, warning); SOL004 requires TOSCA.meta or the manifest.",
+    because: "tosca-parser's CSAR reader takes the only root YAML as the entry; Tacker onboards sample_vnfpkg_no_meta_single_vnfd.",
+  },
+  {
+    id: "L12",
+    rule: "An artifact listed with a hash in the manifest (`.mf`) but absent from the package is a warning (PKG_ARTIFACT_MISSING); one listed in TOSCA.meta stays an error.",
+    because: "Tacker refuses sample_vnf_package_csar_in_meta_and_manifest_false_source (TOSCA.meta) and onboards csar_in_meta_and_manifest and vnfpkgm3, whose manifests list an image the package lacks.",
+  },
+  {
+    id: "L13",
+    rule: "A duplicate key in a YAML map is a warning (YAML_DUPLICATE_KEY); the last value wins. YAML 1.2 requires unique keys.",
+    because: "PyYAML, which Tacker and tosca-parser use, keeps the last value; legacy samples (sample-tosca-vnfd-multi-vdu-monitoring.yaml) repeat keys.",
+  },
+  {
+    id: "L14",
+    rule: "VduScalingAspectDeltas may lack a step delta of its aspect (POLICY_DELTA_MISSING, warning: `nfv scale` of that aspect is refused, SCALE_NO_DELTA) or carry keys that are not step deltas (POLICY_UNKNOWN_DELTA, warning, ignored).",
+    because: "Tacker reads `deltas[<step delta>]` only when it scales, and fails then; it onboards vnfpkgm2 (`delta_2` for an aspect whose step_deltas are `[delta_1]`).",
   },
 ];

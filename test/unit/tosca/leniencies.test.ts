@@ -1,12 +1,31 @@
 /** One test per documented leniency (translators/tosca/leniencies.ts): accepted here, and why. */
 import { describe, expect, it } from "vitest";
 import { LENIENCIES } from "../../../translators/tosca/leniencies";
-import { translateSource } from "../../../translators/tosca/translate";
-import { baseFiles, edit, memory, type Files } from "./helpers";
+import { translateSource, type TranslateResult } from "../../../translators/tosca/translate";
+import { baseFiles, edit, memory, positionOf, type Files } from "./helpers";
 
 const VNFD = "Definitions/vnfd.yaml";
 const base = baseFiles();
 const errorsOf = (files: Files) => translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error");
+
+/**
+ * A leniency from L10 on: by default exactly one warning, `code`, naming the leniency, at the line
+ * of `at` in `file`, and a model; with --strict the same problem is an error and there is no model.
+ */
+function expectTolerated(files: Files, leniency: string, code: string, at: string, file = VNFD): TranslateResult {
+  const result = translateSource(memory(files));
+  expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([["warning", code]]);
+  const [d] = result.diagnostics;
+  expect(d.message).toContain(`${leniency}: Tacker accepts this`);
+  expect(d.file).toBe(`pkg/${file}`);
+  expect(d.line).toBe(positionOf(files.get(file)!, at).line);
+  expect(d.column).toBeGreaterThanOrEqual(1);
+  expect(result.model).toBeDefined();
+  const strict = translateSource(memory(files), { strict: true });
+  expect(strict.diagnostics.filter((x) => x.severity === "error").map((x) => x.code)).toEqual([code]);
+  expect(strict.model).toBeUndefined();
+  return result;
+}
 
 describe("leniencies", () => {
   it("L1: a URL import uses the same-named file next to the importer", () => {
@@ -68,7 +87,45 @@ describe("leniencies", () => {
     expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([["warning", "SUBSTITUTION_CONSTRAINT"]]);
   });
 
+  it("L10: a group without a required property is a warning; an error with --strict", () => {
+    const files = edit(base, VNFD, "      properties:\n        description: VDUs kept apart\n", "");
+    expectTolerated(files, "L10", "TEMPLATE_MISSING_PROPERTY", "      type: tosca.groups.nfv.PlacementGroup");
+  });
+
+  it("L11: the only root YAML of a package without TOSCA.meta or .mf is the entry", () => {
+    const files: Files = new Map([...base].filter(([f]) => f !== "TOSCA-Metadata/TOSCA.meta" && f !== VNFD));
+    // Moved to the root: imports and artifact paths are relative to the file.
+    const vnfd = base.get(VNFD)!.replace(/^( {2}- )(etsi_nfv_sol001_\w+\.yaml)$/gm, "$1Definitions/$2").replace("../Scripts/hook.py", "Scripts/hook.py");
+    files.set("vnfd.yaml", vnfd);
+    const result = expectTolerated(files, "L11", "PKG_NO_ENTRY_DEFINITIONS", "tosca_definitions_version", "vnfd.yaml");
+    expect(result.model?.flavours.map((f) => f.id)).toEqual(["simple"]);
+    files.set("other.yaml", vnfd);
+    expect(errorsOf(files).map((d) => d.code)).toEqual(["PKG_NO_ENTRY_DEFINITIONS"]);
+  });
+
+  it("L12: an artifact missing from the package is a warning when only the manifest lists it", () => {
+    const meta = "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: t\nEntry-Definitions: Definitions/vnfd.yaml\nETSI-Entry-Manifest: vnf.mf\n";
+    const files = new Map(base).set("TOSCA-Metadata/TOSCA.meta", meta).set("vnf.mf", "Source: Files/images/absent.img\nAlgorithm: SHA-256\nHash: 00\n");
+    expectTolerated(files, "L12", "PKG_ARTIFACT_MISSING", "Source: Files/images/absent.img", "vnf.mf");
+    const inMeta = new Map(base).set("TOSCA-Metadata/TOSCA.meta", base.get("TOSCA-Metadata/TOSCA.meta")!.replace("Scripts/hook.py", "Scripts/absent.py"));
+    expect(errorsOf(inMeta).map((d) => d.code)).toEqual(["PKG_ARTIFACT_MISSING"]);
+  });
+
+  it("L13: a duplicate key is a warning and the last value wins, as in PyYAML", () => {
+    const files = edit(base, VNFD, "        name: vdu2\n", "        name: first\n        name: vdu2\n");
+    const result = expectTolerated(files, "L13", "YAML_DUPLICATE_KEY", "        name: vdu2");
+    expect(result.model?.flavours[0].vdus.map((v) => v.name)).toContain("vdu2");
+  });
+
+  it("L14: deltas that are not step deltas, or a missing step delta, are warnings", () => {
+    expectTolerated(edit(base, VNFD, "          deltas:\n            delta_1:", "          deltas:\n            delta_1:\n              number_of_instances: 1\n            delta_9:"), "L14", "POLICY_UNKNOWN_DELTA", "delta_9:");
+    const missing = edit(base, VNFD, "          deltas:\n            delta_1:", "          deltas:\n            delta_2:");
+    const result = translateSource(memory(missing));
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code).sort()).toEqual(["POLICY_DELTA_MISSING", "POLICY_UNKNOWN_DELTA"]);
+  });
+
   it("the list and the tests agree", () => {
-    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9"]);
+    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12", "L13", "L14"]);
   });
 });

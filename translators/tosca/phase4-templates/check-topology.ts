@@ -84,7 +84,8 @@ function readGroups(raw: unknown, topo: Topology, ctx: ValueContext): void {
     members.forEach((m, i) => {
       if (!topo.nodes.has(m)) ctx.problems.error("GROUP_MEMBER_MISSING", `group member \`${m}\` is not a node template`, ctx.file, [...path, "members", i]);
     });
-    const properties = type ? checkProperties(d.properties, ctx.types.properties(type), ctx, [...path, "properties"], `group type \`${typeName}\``) : {};
+    // L10: tosca-parser never checks required properties of groups (PlacementGroup.description).
+    const properties = type ? checkProperties(d.properties, ctx.types.properties(type), ctx, [...path, "properties"], `group type \`${typeName}\``, "L10") : {};
     topo.groups.set(name, { name, typeName, type, properties, members } satisfies GroupTemplate);
   }
 }
