@@ -84,4 +84,24 @@ export const LENIENCIES: readonly Leniency[] = [
     rule: "VduScalingAspectDeltas may lack a step delta of its aspect (POLICY_DELTA_MISSING, warning: `nfv scale` of that aspect is refused, SCALE_NO_DELTA) or carry keys that are not step deltas (POLICY_UNKNOWN_DELTA, warning, ignored).",
     because: "Tacker reads `deltas[<step delta>]` only when it scales, and fails then; it onboards vnfpkgm2 (`delta_2` for an aspect whose step_deltas are `[delta_1]`).",
   },
+  {
+    id: "L15",
+    rule: "A type under `node_types` deriving from a data, capability or other non-node type is read as a type of its parent's category (TYPE_WRONG_SECTION, one warning per file).",
+    because: "tosca-parser keeps all custom types in one dictionary; Tacker onboards the single-file VNFDs vnfpkgm3 and sample_vnfpkg_no_meta_single_vnfd, which declare ~100 data and capability types under node_types.",
+  },
+  {
+    id: "L16",
+    rule: "A property definition inside a type whose data type (or entry_schema type) is unknown is a warning (TYPE_UNKNOWN); the property is then unusable and a template value for it is refused.",
+    because: "tosca-parser resolves a property's data type only when a template gives it a value; vnfpkgm3 declares properties of the undeclared IpAllocationPool, L2ProtocolData and Qos, and Tacker refuses test_csar_utils_data/sample_vnfpkg_no_meta_single_vnfd, whose levels use the undeclared ScaleInfo.",
+  },
+  {
+    id: "L17",
+    rule: "An input whose default is `get_input` is an input without a default (FUNCTION_SYNTAX, warning).",
+    because: "Tacker's single-file samples write `selected_flavour: {default: {get_input: selected_flavour}}`; tosca-parser does not evaluate it.",
+  },
+  {
+    id: "L18",
+    rule: "A node template's artifact may have an undeclared artifact type (TEMPLATE_UNKNOWN_TYPE, warning); it is matched by name.",
+    because: "tosca-parser does not look up artifact types of node templates; vnfpkgm3 uses `tosca.artifacts.nfv.SwImage` without declaring it.",
+  },
 ];

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic, Severity } from "../diagnostics";
 import { formatPath } from "../diagnostics";
-import { parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
+import { DEFAULT_YAML_LIMITS, parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
 
 interface Pending {
   diagnostic: Diagnostic;
@@ -81,7 +81,8 @@ export class Problems {
     for (const p of this.pending) {
       if (!docs.has(p.file)) {
         const text = read(p.file);
-        docs.set(p.file, text === undefined ? undefined : parseYaml(text, p.file).documents[0]);
+        // Duplicate keys were reported (or tolerated, L13) when the file was read; here they would hide every position.
+        docs.set(p.file, text === undefined ? undefined : parseYaml(text, p.file, DEFAULT_YAML_LIMITS, false).documents[0]);
       }
       const doc = docs.get(p.file);
       if (!doc) continue;

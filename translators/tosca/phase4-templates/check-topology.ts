@@ -5,7 +5,7 @@
 import type { ToscaFile } from "../phase2-load/load-documents";
 import type { Problems } from "../problems";
 import { isMap, type TypeSystem } from "../phase3-types/type-system";
-import { checkValue, type ValueContext } from "../phase3-types/values";
+import { checkValue, functionName, type ValueContext } from "../phase3-types/values";
 import { checkNode } from "./check-nodes";
 import { checkProperties } from "./check-properties";
 import { nodePath, TT, type GroupTemplate, type PolicyTemplate, type SubstitutionMappings, type Topology } from "./topology";
@@ -60,6 +60,14 @@ function readInputs(raw: unknown, topo: Topology, ctx: ValueContext): void {
     const path = [TT, "inputs", name];
     const schema = ctx.types.schema(def, ctx.file, path);
     const d = isMap(def) ? def : {};
+    if (functionName(d.default) === "get_input") {
+      // L17: a default that is itself `get_input` (Tacker's single-file samples write
+      // `selected_flavour: {default: {get_input: selected_flavour}}`); tosca-parser never evaluates
+      // it, so the input is one without a default, supplied at deployment.
+      ctx.problems.tolerated("L17", "FUNCTION_SYNTAX", `the default of input \`${name}\` is a \`get_input\`, which an input cannot use; read as an input without a default`, ctx.file, [...path, "default"]);
+      topo.inputs.set(name, {});
+      continue;
+    }
     topo.inputs.set(name, "default" in d ? { default: d.default } : {});
     if (schema && "default" in d) {
       // Checked here without inputs: a default cannot itself be `get_input`.
