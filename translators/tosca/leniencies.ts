@@ -104,4 +104,14 @@ export const LENIENCIES: readonly Leniency[] = [
     rule: "A node template's artifact may have an undeclared artifact type (TEMPLATE_UNKNOWN_TYPE, warning); it is matched by name.",
     because: "tosca-parser does not look up artifact types of node templates; vnfpkgm3 uses `tosca.artifacts.nfv.SwImage` without declaring it.",
   },
+  {
+    id: "L19",
+    rule: "InstantiationLevels with several levels and no `default_level` is a warning (POLICY_DEFAULT_LEVEL_MISSING); the request names the level, else the initial deltas apply.",
+    because: "SOL001 requires default_level only in a comment, tosca-parser cannot check it, and Tacker instantiates at the request's instantiationLevelId.",
+  },
+  {
+    id: "L20",
+    rule: "A substitution requirement naming no node template is a warning (TEMPLATE_DANGLING_REQUIREMENT) and is ignored.",
+    because: "tosca-parser does not resolve substitution_mappings requirements; Tacker onboards such a flavour (free5gc's sample_free5gc_vnf_package).",
+  },
 ];

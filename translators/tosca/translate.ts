@@ -63,5 +63,5 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
     if (f === loaded.entry) entryTopology = topo;
   }
   const manifests = pkg.artifacts.map((a) => a.name).filter((n) => n.startsWith("Files/kubernetes/"));
-  return buildModel(topologies, entryTopology, entry, source, [...new Set(manifests)], { types, problems });
+  return buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], { types, problems });
 }

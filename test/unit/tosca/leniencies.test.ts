@@ -155,7 +155,17 @@ describe("leniencies", () => {
     expectTolerated(files, "L18", "TEMPLATE_UNKNOWN_TYPE", "my.artifacts.Undeclared");
   });
 
+  it("L19: several levels without default_level: no default level, the request names one", () => {
+    const result = expectTolerated(edit(base, VNFD, "          default_level: small\n", ""), "L19", "POLICY_DEFAULT_LEVEL_MISSING", "          levels:");
+    expect(result.model?.flavours[0].defaultInstantiationLevelId).toBeUndefined();
+  });
+
+  it("L20: a substitution requirement naming no node template is ignored", () => {
+    const result = expectTolerated(edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ CP9, virtual_link ]"), "L20", "TEMPLATE_DANGLING_REQUIREMENT", "CP9");
+    expect(result.model?.flavours[0].externalLinks).toEqual([]);
+  });
+
   it("the list and the tests agree", () => {
-    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12", "L13", "L14", "L15", "L16", "L17", "L18"]);
+    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12", "L13", "L14", "L15", "L16", "L17", "L18", "L19", "L20"]);
   });
 });

@@ -86,3 +86,28 @@ describe("a single VNFD file", () => {
     expect(whole.diagnostics.map((d) => d.file ?? "")).toContainEqual(expect.stringContaining("broken_df.yaml"));
   });
 });
+
+describe("flavours Tacker looks for", () => {
+  it("a substitution mapping [VnfExtCp, external_virtual_link] is an external link, not SOL001_BAD_TARGET", () => {
+    const extCp = "    ExtCP:\n      type: tosca.nodes.nfv.VnfExtCp\n      properties:\n        layer_protocols: [ ipv4 ]\n      requirements:\n        - internal_virtual_link: VL1\n\n    VDU1:\n";
+    const files = edit(edit(base, VNFD, "    VDU1:\n", extCp), VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ ExtCP, external_virtual_link ]");
+    const result = translateSource(memory(files));
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(result.model?.flavours[0].externalLinks).toEqual([{ name: "virtual_link_external", cpId: "ExtCP", requirement: "external_virtual_link" }]);
+    // A node of another kind is still refused.
+    const vl = translateSource(memory(edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ VL1, virtual_link ]")));
+    expect(vl.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(["SOL001_BAD_TARGET"]);
+  });
+
+  it("flavours only in files the entry does not import: `No VNF flavours are available`, as Tacker refuses", () => {
+    const files = new Map(base);
+    files.set("Definitions/df.yaml", base.get(VNFD)!);
+    const entry = "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - etsi_nfv_sol001_common_types.yaml\n  - etsi_nfv_sol001_vnfd_types.yaml\n";
+    files.set(VNFD, entry);
+    const errors = translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error");
+    expect(errors).toEqual([expect.objectContaining({ code: "SOL001_NO_FLAVOUR", file: `pkg/${VNFD}`, line: 3, message: expect.stringContaining("No VNF flavours are available") })]);
+    // Imported, the same flavour file is found.
+    files.set(VNFD, entry.replace("imports:\n", "imports:\n  - df.yaml\n"));
+    expect(translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+});

@@ -24,6 +24,8 @@ export interface LoadedDocuments {
   /** Every file, imports before importers. */
   files: ToscaFile[];
   entry?: ToscaFile;
+  /** Files loaded only by L6 (not imported from the entry). */
+  unimported: Set<string>;
 }
 
 export const SUPPORTED_VERSIONS = [
@@ -73,6 +75,7 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
 
   load(entry);
   const entryFile = loaded.get(entry) ?? undefined;
+  const imported = new Set(loaded.keys());
   // L6: flavour files next to the entry that it does not import (Tacker v2 loads all of Definitions/).
   if (entryFile && !singleFile && entryFile.version !== "tosca_simple_profile_for_nfv_1_0_0") {
     const dir = posix.dirname(entry);
@@ -82,7 +85,7 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
       if (/^\s+substitution_mappings:/m.test(text)) load(f);
     }
   }
-  return { files, entry: entryFile };
+  return { files, entry: entryFile, unimported: new Set(files.map((f) => f.file).filter((f) => !imported.has(f))) };
 }
 
 function parseFile(source: PackageSource, file: string, problems: Problems): ToscaFile | undefined {

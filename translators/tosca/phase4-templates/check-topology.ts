@@ -152,7 +152,8 @@ function readSubstitution(raw: unknown, topo: Topology, ctx: ValueContext): Subs
         continue;
       }
       if (!topo.nodes.has(mapping[0])) {
-        ctx.problems.error("TEMPLATE_DANGLING_REQUIREMENT", `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here`, ctx.file, [...at, 0]);
+        // L20: tosca-parser does not resolve substitution requirements; Tacker onboards the flavour and the mapping maps nothing.
+        ctx.problems.tolerated("L20", "TEMPLATE_DANGLING_REQUIREMENT", `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here; it is ignored`, ctx.file, [...at, 0]);
         continue;
       }
       requirements.set(name, [mapping[0], mapping[1]]);
