@@ -48,6 +48,8 @@ export interface RequirementDef {
   capability?: string;
   node?: string;
   relationship?: string;
+  /** Lower bound of `occurrences`; TOSCA's default, when the definition gives none, is 1. */
+  minOccurrences: number;
 }
 
 const INTERFACE_TYPE_KEYS = new Set(["derived_from", "description", "version", "metadata", "inputs", "operations", "notifications"]);
@@ -119,7 +121,8 @@ export class TypeSystem {
         if (!isMap(entry)) continue;
         for (const [name, def] of Object.entries(entry)) {
           const d = isMap(def) ? def : {};
-          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship) });
+          const lower = Array.isArray(d.occurrences) ? d.occurrences[0] : undefined;
+          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship), minOccurrences: typeof lower === "number" ? lower : 1 });
         }
       }
     }
