@@ -120,6 +120,10 @@ export interface ComputeVdu extends VduBase {
   /** Ids of `Vdu.VirtualBlockStorage` nodes attached through `virtual_storage` requirements. */
   storageIds: string[];
   bootData?: string;
+  /** Legacy VNFDs only: `key_name`, an existing Nova key pair. */
+  keyName?: string;
+  /** Legacy VNFDs only: `user_data`, passed to the server as it is. */
+  userData?: string;
 }
 
 /**
@@ -246,6 +250,8 @@ export interface VirtualLink {
   minBitrate?: Bitrate;
   /** `VirtualLinkInstantiationLevels`, keyed by level id. */
   bitrateByLevel: Record<string, Bitrate>;
+  /** Legacy VNFDs only: `network_name`, the existing network this VL stands for (never created). */
+  networkName?: string;
 }
 
 export interface Bitrate {

@@ -15,6 +15,7 @@ import { checkTopology } from "./phase4-templates/check-topology";
 import type { Topology } from "./phase4-templates/topology";
 import { buildModel } from "./phase5-sol001/flavours";
 import { translateLegacy } from "./legacy/containerized";
+import { isLegacyVm, translateLegacyVm } from "./legacy/vm";
 import { Problems, sortDiagnostics } from "./problems";
 
 export interface TranslateOptions {
@@ -51,7 +52,9 @@ export function translateRead(pkg: ReadPackage, options: TranslateOptions = {}):
 function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, problems: Problems): VnfModel | undefined {
   const loaded = loadDocuments(source, entry, problems, pkg.singleFile);
   if (!loaded.entry) return undefined;
-  if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") return translateLegacy(loaded.entry, problems);
+  if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") {
+    return isLegacyVm(loaded.entry) ? translateLegacyVm(loaded.entry, problems) : translateLegacy(loaded.entry, problems);
+  }
   const types = new TypeSystem(loaded.files, problems);
   checkDefinitions(types, problems);
   const topologies: Topology[] = [];
