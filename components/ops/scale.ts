@@ -50,13 +50,22 @@ export function planScale(req: ScaleRequest): ScalePlan {
     for (const vdu of flavour.vdus) {
       const s = vdu.scaling.find((x) => x.aspectId === aspect.id);
       if (!s) continue;
+      if (s.missingDelta) {
+        // What Tacker does at this point: the VNFD was onboarded, the scale fails.
+        problems.push({ ...s.missingDelta.where, ...problem("SCALE_NO_DELTA", `VDU \`${vdu.id}\` has no number_of_instances for step delta \`${s.missingDelta.deltaId}\` of \`${aspect.id}\``) });
+        continue;
+      }
       const a = s.instancesByScaleLevel[from];
       const b = s.instancesByScaleLevel[to];
       if (a === undefined || b === undefined) {
         problems.push(problem("SCALE_NO_DELTA", `VDU \`${vdu.id}\` has no instance count for level ${a === undefined ? from : to} of \`${aspect.id}\``));
         continue;
       }
-      if (b > vdu.maxInstances || b < vdu.minInstances) problems.push(problem("SCALE_OUT_OF_PROFILE", `VDU \`${vdu.id}\` would have ${b} instances, outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`));
+      if (b > vdu.maxInstances || b < vdu.minInstances) {
+        // Located at the VNFD's deltas (kept by the translator) when it knows them, as Tacker names the VDU and level.
+        const where = vdu.profileViolations?.find((v) => v.aspectId === aspect.id && v.scaleLevel === to)?.where;
+        problems.push({ ...where, ...problem("SCALE_OUT_OF_PROFILE", `VDU \`${vdu.id}\` would have ${b} instances at scale level ${to} of \`${aspect.id}\`, outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`) });
+      }
       instances[vdu.id] = { from: a, to: b };
       for (let i = a; i < b; i++) added.push(`${vdu.id}-${i}`);
       for (let i = a - 1; i >= b; i--) removed.push(`${vdu.id}-${i}`);

@@ -40,9 +40,11 @@ export const SERVER_GROUP_POLICIES: readonly ServerGroupPolicy[] = ["affinity", 
 export interface PlannedNetwork {
   /** VL id (internal) or `extVirtualLinks[].id` (external). */
   id: string;
-  /** False: the component creates it (Network + Subnet). True: it exists (`resourceId`). */
+  /** False: the component creates it (Network + Subnet). True: it exists (`resourceId`, or `resourceName`). */
   external: boolean;
   resourceId?: string;
+  /** A legacy VL's `network_name`: the existing network is looked up by name. */
+  resourceName?: string;
   cidr?: string;
   ipVersion: 4 | 6;
   gatewayIp?: string;
@@ -96,6 +98,10 @@ export interface PlannedVdu {
   rootDiskGib: number;
   imageName?: string;
   imageFile?: string;
+  /** Legacy VNFDs: `key_name`, an existing Nova key pair (the component's own key pair wins). */
+  keyName?: string;
+  /** Legacy VNFDs: `user_data` (the component's `userData` wins). */
+  userData?: string;
 }
 
 export interface PlannedServerGroup {
@@ -271,6 +277,8 @@ function planVdu(vdu: ComputeVdu, levelId: string | undefined, scaleLevels: Reco
   if (vdu.virtualCompute.requestedFlavorNames[0]) pv.flavorName = vdu.virtualCompute.requestedFlavorNames[0];
   if (vdu.swImage) pv.imageName = vdu.swImage.name;
   if (vdu.swImage?.artifactFile) pv.imageFile = vdu.swImage.artifactFile;
+  if (vdu.keyName) pv.keyName = vdu.keyName;
+  if (vdu.userData !== undefined) pv.userData = vdu.userData;
   return pv;
 }
 
@@ -285,6 +293,10 @@ function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: Dia
     const ipVersion = vl.ipVersion === "ipv6" ? 6 : 4;
     if (m) {
       out.push({ id: vl.id, external: true, resourceId: m.resourceId, ipVersion, dhcpEnabled: true });
+      continue;
+    }
+    if (vl.networkName) {
+      out.push({ id: vl.id, external: true, resourceName: vl.networkName, ipVersion, dhcpEnabled: true });
       continue;
     }
     if (!vl.cidr) err(bag, "VNF_VL_NO_CIDR", `internal virtual link \`${vl.id}\` has no l3_protocol_data.cidr: cannot create its subnet (or hand over a network with extManagedVirtualLinks)`);

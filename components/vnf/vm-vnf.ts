@@ -113,7 +113,7 @@ export class VmVnf extends pulumi.ComponentResource {
     const subnetIds: Record<string, pulumi.Input<string>> = {};
     for (const n of plan.networks) {
       if (n.external) {
-        networkIds[n.id] = n.resourceId!;
+        networkIds[n.id] = n.resourceName !== undefined ? openstack.networking.getNetworkOutput({ name: n.resourceName }, invokeOpts).id : n.resourceId!;
         continue;
       }
       const net = new openstack.networking.Network(`${name}-${n.id}`, { name: `${name}-${n.id}`, adminStateUp: true }, child());
@@ -188,6 +188,7 @@ export class VmVnf extends pulumi.ComponentResource {
     const preTargets = plan.vnfcs.map((v) => ({ id: v.id, vduId: v.vduId, scaledOut: v.scaledOut, host: hostOf(v), serverId: "", dependsOn: [], healGeneration: healGen(v.id) }));
     const healStarts = healStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh);
 
+    const vdus = new Map(plan.vdus.map((v) => [v.vduId, v]));
     for (const vnfc of plan.vnfcs) {
       const ports = portsOf.get(vnfc.id)!;
       const volumes = vnfc.volumes.map((vol) => new openstack.blockstorage.Volume(`${name}-${vnfc.id}-${vol.storageId}`, {
@@ -197,6 +198,9 @@ export class VmVnf extends pulumi.ComponentResource {
       const group = vnfc.serverGroup ? serverGroups[vnfc.serverGroup] : undefined;
       const bootIndex = vnfc.volumes.findIndex((vol) => vol.boot);
       const healStart = healStarts.get(vnfc.id);
+      // A legacy VNFD's key_name and user_data apply unless the stack gives its own.
+      const serverKey = keyPair ?? vdus.get(vnfc.vduId)!.keyName;
+      const userData = args.userData?.[vnfc.vduId] ?? vdus.get(vnfc.vduId)!.userData;
       const server = new openstack.compute.Instance(`${name}-${vnfc.id}`, {
         name: `${name}-${vnfc.id}`,
         ...flavorRefs[vnfc.vduId],
@@ -205,8 +209,8 @@ export class VmVnf extends pulumi.ComponentResource {
         // Boot volume: a separate resource (kept across heal), not deleted with the server.
         ...(bootIndex >= 0 ? { blockDevices: [{ uuid: volumes[bootIndex].id, sourceType: "volume", destinationType: "volume", bootIndex: 0, deleteOnTermination: false }] } : {}),
         ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
-        ...(keyPair ? { keyPair } : {}),
-        ...(args.userData?.[vnfc.vduId] ? { userData: args.userData[vnfc.vduId] } : {}),
+        ...(serverKey ? { keyPair: serverKey } : {}),
+        ...(userData ? { userData } : {}),
         metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
         // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
         vendorOptions: { detachPortsBeforeDestroy: true },

@@ -18,8 +18,9 @@ export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | 
   }
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
-    const node: NetworkNode = { kind: "network", id: `network:${vl.id}`, label: vl.cidr ? `${vl.id} ${vl.cidr}` : vl.id, networkId: vl.id, external: m !== undefined };
+    const node: NetworkNode = { kind: "network", id: `network:${vl.id}`, label: vl.cidr ? `${vl.id} ${vl.cidr}` : vl.id, networkId: vl.id, external: m !== undefined || vl.networkName !== undefined };
     if (m) node.resourceId = m.resourceId;
+    else if (vl.networkName) node.resourceName = vl.networkName;
     if (vl.cidr) node.cidr = vl.cidr;
     if (vl.ipVersion) node.ipVersion = vl.ipVersion;
     nodes.push(node);

@@ -11,7 +11,7 @@ import { hookNodes } from "./hooks";
 import { networkNodes, requestError } from "./networks";
 import { serverGroupNodes } from "./server-groups";
 import type { ComponentGraph, GraphEdge, GraphNode } from "./types";
-import { vduNode, volumeNodes } from "./vdus";
+import { instantiateViolation, vduNode, volumeNodes } from "./vdus";
 
 export interface ComponentGraphResult {
   /** Absent when the flavour or level does not exist. */
@@ -51,6 +51,8 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
   const edges: GraphEdge[] = [];
   for (const vdu of flavour.vdus) {
     nodes.push(vduNode(vdu, levelId !== undefined ? vdu.instancesByLevel[levelId] ?? vdu.initialInstances : vdu.initialInstances));
+    const beyond = instantiateViolation(vdu, levelId);
+    if (beyond) diagnostics.push(beyond);
   }
   for (const part of [volumeNodes(flavour), networkNodes(flavour, request, diagnostics), serverGroupNodes(flavour), hookNodes(flavour)]) {
     nodes.push(...part.nodes);

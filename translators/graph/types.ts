@@ -84,6 +84,8 @@ export interface NetworkNode extends NodeBase {
   external: boolean;
   /** Existing network id (Neutron UUID) given by the instantiate request. */
   resourceId?: string;
+  /** Existing network by name: a legacy VL's `network_name`. */
+  resourceName?: string;
   cidr?: string;
   ipVersion?: "ipv4" | "ipv6";
 }

@@ -1,4 +1,5 @@
 /** VDUs → `vdu` nodes with their instance count at the chosen level, plus volumes they mount. */
+import type { Diagnostic } from "../diagnostics";
 import type { Flavour, Vdu } from "../tosca/model";
 import type { GraphEdge, VduNode, VolumeNode } from "./types";
 
@@ -32,4 +33,19 @@ export function volumeNodes(flavour: Flavour): { nodes: VolumeNode[]; edges: Gra
     for (const s of vdu.storageIds) edges.push({ from: `vdu:${vdu.id}`, to: `volume:${s}`, kind: "mounts" });
   }
   return { nodes, edges };
+}
+
+/**
+ * The refusal of an instantiation whose level (or, without levels, initial delta) gives a VDU
+ * more or fewer instances than `vdu_profile` allows: Tacker onboards such a VNFD and refuses this
+ * instantiate; the diagnostic points at where the VNFD sets the count.
+ */
+export function instantiateViolation(vdu: Vdu, levelId: string | undefined): Diagnostic | undefined {
+  const v = vdu.profileViolations?.find((x) => x.aspectId === undefined && x.levelId === levelId);
+  if (!v) return undefined;
+  const at = levelId === undefined ? "initially" : `at instantiation level \`${levelId}\``;
+  return {
+    ...v.where, severity: "error", code: "INSTANCES_OUT_OF_RANGE",
+    message: `cannot instantiate: VDU \`${vdu.id}\` would have ${v.instances} instance(s) ${at}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`,
+  };
 }

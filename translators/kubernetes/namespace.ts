@@ -1,9 +1,12 @@
 /**
- * The namespace of a CNF, by Tacker's rule (tacker-notes §c/§d): `additionalParams.namespace`,
- * else the namespace the manifests (or legacy VDUs) name, which must all agree, else the VIM's
- * namespace (`project_name`, the default namespace of the VIM's provider).
+ * The namespace of a CNF, by Tacker's rule (tacker-notes §c/§d, `test_cnf_multi_ns`):
+ * `additionalParams.namespace` for every namespaced object; else each object's own
+ * `metadata.namespace` (or a legacy VDU's), several namespaces being allowed; else, for objects
+ * naming none, the VIM's namespace (`project_name`, the default namespace of the VIM's provider).
+ * `namespace` is the CNF's one namespace when there is one; with several it is undefined and each
+ * object keeps its own.
  *
- * Codes: CNF_BAD_PARAM, CNF_NAMESPACE_CONFLICT, CNF_NAMESPACE_OVERRIDDEN (warning).
+ * Codes: CNF_BAD_PARAM, CNF_NAMESPACE_OVERRIDDEN (warning).
  */
 import type { DiagnosticBag, SourceLocation } from "../diagnostics";
 
@@ -15,7 +18,10 @@ export interface NamespaceClaim {
 }
 
 export interface ResolvedNamespace {
-  /** Undefined: the VIM's namespace (the provider's default namespace). */
+  /**
+   * Undefined: the VIM's namespace (the provider's default namespace); with source `manifests`,
+   * several namespaces, each object keeping its own and the others in the VIM's.
+   */
   namespace?: string;
   source: "additionalParams" | "manifests" | "vim";
 }
@@ -35,12 +41,8 @@ export function resolveNamespace(requested: unknown, claims: readonly NamespaceC
     }
     return { namespace: requested, source: "additionalParams" };
   }
-  if (distinct.length > 1) {
-    for (const c of claims) {
-      bag.error("CNF_NAMESPACE_CONFLICT", `${c.what} is in namespace \`${c.namespace}\`, but the manifests name ${distinct.map((n) => `\`${n}\``).join(" and ")}; they must agree (or set additionalParams.namespace)`, c.where);
-    }
-    return { source: "manifests" };
-  }
+  // Several: each object stays in its own (objects naming none go to the VIM's), as Tacker deploys test_cnf_multi_ns.
+  if (distinct.length > 1) return { source: "manifests" };
   if (distinct.length === 1) return { namespace: distinct[0], source: "manifests" };
   return { source: "vim" };
 }

@@ -86,12 +86,14 @@ export function planCnf(input: CnfPlanInput): CnfPlan {
   else planSol001(ctx, input);
 
   const namespace = resolveNamespace(params.namespace, claims, bag);
+  // Only additionalParams.namespace moves objects; otherwise each keeps its own (or the VIM's).
+  const forced = namespace.source === "additionalParams" ? namespace.namespace : undefined;
   for (const e of entries) {
     if (!e.info.namespaced) delete e.object.metadata.namespace;
-    else if (namespace.namespace !== undefined) e.object.metadata.namespace = namespace.namespace;
+    else if (forced !== undefined) e.object.metadata.namespace = forced;
     labelWithInstance(e.object, instanceId, bag, e.origin);
   }
-  for (const v of Object.values(vnfcs)) if (namespace.namespace !== undefined) v.namespace = namespace.namespace;
+  for (const v of Object.values(vnfcs)) if (forced !== undefined) v.namespace = forced;
 
   const objects = order(entries, bag);
   return { namespace, objects, vnfcs, diagnostics: bag.items };
@@ -125,10 +127,12 @@ function planLegacy({ flavour, params, instanceId, bag, entries, vnfcs, claims, 
     const where = flavourAt(vdu);
     if (vdu.namespace) claims.push({ namespace: vdu.namespace, what: `VDU \`${vdu.id}\``, where: { ...where, path: `${where.path}.properties.namespace` } });
     const objects = legacyObjects(vdu, instanceId);
+    // The VDU's `namespace` is its objects' own namespace, as a manifest's metadata.namespace.
+    if (vdu.namespace) for (const o of objects) o.metadata.namespace = vdu.namespace;
     objects.forEach((o) => entries.push(entry(o, { source: "legacy", vduId: vdu.id, ...where })));
     const deployment = objects.find((o) => o.kind === "Deployment")!;
     const hpa = objects.find((o) => o.kind === "HorizontalPodAutoscaler");
-    vnfcs[vdu.id] = { vduId: vdu.id, kind: "Deployment", name: deployment.metadata.name, labelSelector: selectorOf(deployment), ...(hpa ? { hpa: hpa.metadata.name } : {}) };
+    vnfcs[vdu.id] = { vduId: vdu.id, kind: "Deployment", name: deployment.metadata.name, labelSelector: selectorOf(deployment), ...(hpa ? { hpa: hpa.metadata.name } : {}), ...(vdu.namespace ? { namespace: vdu.namespace } : {}) };
   }
 }
 
@@ -194,7 +198,7 @@ function bindVdus(
       c.origin.vduId = vdu.id;
       const o = c.object;
       const spec = (o.spec ??= {}) as Record<string, unknown>;
-      const ref: VnfcRef = { vduId: vdu.id, kind: o.kind, name: o.metadata.name };
+      const ref: VnfcRef = { vduId: vdu.id, kind: o.kind, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) };
       const hpa = hpaTargets.get(`${o.kind}|${o.metadata.name}`);
       if (o.kind === "Pod") {
         if (n !== 1) bag.error("CNF_POD_REPLICAS", `VDU \`${vdu.id}\` needs ${n} instance(s) but is the bare Pod \`${o.metadata.name}\` (${c.origin.file}:${c.origin.line}), which is one`, where);

@@ -10,6 +10,8 @@
  * says, bitrates in bits per second.
  */
 
+import type { SourceLocation } from "../diagnostics";
+
 /** Which input format a model was read from. */
 export type VnfSourceFormat =
   /** ETSI NFV SOL001 (v2.6.1 types) VNFD inside a SOL004 package. */
@@ -90,6 +92,23 @@ export interface VduBase {
   instancesByLevel: Record<string, number>;
   /** How this VDU scales, one entry per aspect whose `VduScalingAspectDeltas` target it. */
   scaling: VduScaling[];
+  /** Instance counts outside `vdu_profile` that the VNFD allows (absent: none); an operation reaching one is refused. */
+  profileViolations?: ProfileViolation[];
+}
+
+/**
+ * An instance count outside `vdu_profile` at an instantiation level, a scale level or initially.
+ * SOL001 does not make it invalid and Tacker onboards it (it refuses only the instantiate or scale
+ * that would exceed the profile), so validation warns and the operation refuses, located at
+ * `where` (the warning's location).
+ */
+export interface ProfileViolation {
+  /** Set for an instantiation level; `aspectId` and `scaleLevel` for a scale level; neither: the initial delta. */
+  levelId?: string;
+  aspectId?: string;
+  scaleLevel?: number;
+  instances: number;
+  where: SourceLocation;
 }
 
 /** A VM: `tosca.nodes.nfv.Vdu.Compute` with a `virtual_compute` capability. */
@@ -101,6 +120,10 @@ export interface ComputeVdu extends VduBase {
   /** Ids of `Vdu.VirtualBlockStorage` nodes attached through `virtual_storage` requirements. */
   storageIds: string[];
   bootData?: string;
+  /** Legacy VNFDs only: `key_name`, an existing Nova key pair. */
+  keyName?: string;
+  /** Legacy VNFDs only: `user_data`, passed to the server as it is. */
+  userData?: string;
 }
 
 /**
@@ -179,6 +202,14 @@ export interface VduScaling {
    * sum of the step deltas so far.
    */
   instancesByScaleLevel: number[];
+  /** A step delta the VDU's VduScalingAspectDeltas lacks (counted as 0): scaling this aspect is refused. */
+  missingDelta?: MissingDelta;
+}
+
+export interface MissingDelta {
+  deltaId: string;
+  /** Where the VNFD's deltas are (the warning's location). */
+  where: SourceLocation;
 }
 
 /** `tosca.nodes.nfv.Vdu.VirtualBlockStorage`. */
@@ -219,6 +250,8 @@ export interface VirtualLink {
   minBitrate?: Bitrate;
   /** `VirtualLinkInstantiationLevels`, keyed by level id. */
   bitrateByLevel: Record<string, Bitrate>;
+  /** Legacy VNFDs only: `network_name`, the existing network this VL stands for (never created). */
+  networkName?: string;
 }
 
 export interface Bitrate {

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic, Severity } from "../diagnostics";
 import { formatPath } from "../diagnostics";
-import { parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
+import { DEFAULT_YAML_LIMITS, parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
 
 interface Pending {
   diagnostic: Diagnostic;
@@ -23,26 +23,44 @@ export class Problems {
   private readonly items: Diagnostic[] = [];
   private readonly pending: Pending[] = [];
 
-  /** @param display turns a package-relative file name into what the user sees. */
-  constructor(private readonly display: (file: string) => string = (f) => f) {}
+  /**
+   * @param display turns a package-relative file name into what the user sees.
+   * @param strict `nfv validate --strict`: what SOL001 requires but Tacker tolerates is an error.
+   */
+  constructor(private readonly display: (file: string) => string = (f) => f, private readonly strict = false) {}
 
   /**
    * A problem at `path` inside the YAML file `file` (package-relative). `path` is copied: value
    * checks pass one array that they extend and restore as they descend.
    */
-  at(severity: Severity, code: string, message: string, file: string, path: YamlPath, atKey = false): void {
+  at(severity: Severity, code: string, message: string, file: string, path: YamlPath, atKey = false): Diagnostic {
     const diagnostic: Diagnostic = { severity, code, message, file: this.display(file), path: formatPath(path) };
     if (diagnostic.path === "") delete diagnostic.path;
     this.items.push(diagnostic);
     this.pending.push({ diagnostic, file, path: [...path], atKey });
+    // The same object gets its line and column in `locate()`: a model may keep it as a location.
+    return diagnostic;
   }
 
-  error(code: string, message: string, file: string, path: YamlPath = [], atKey = false): void {
-    this.at("error", code, message, file, path, atKey);
+  error(code: string, message: string, file: string, path: YamlPath = [], atKey = false): Diagnostic {
+    return this.at("error", code, message, file, path, atKey);
   }
 
-  warning(code: string, message: string, file: string, path: YamlPath = [], atKey = false): void {
-    this.at("warning", code, message, file, path, atKey);
+  warning(code: string, message: string, file: string, path: YamlPath = [], atKey = false): Diagnostic {
+    return this.at("warning", code, message, file, path, atKey);
+  }
+
+  /**
+   * What SOL001, SOL004 or YAML forbid and Tacker accepts (`leniency`: an id of `leniencies.ts`):
+   * a warning that names the rule it breaks, an error when strict.
+   */
+  tolerated(leniency: string, code: string, message: string, file: string, path: YamlPath = [], atKey = false): Diagnostic {
+    return this.at(this.strict ? "error" : "warning", code, tolerance(leniency, message), file, path, atKey);
+  }
+
+  /** As `tolerated`, for a diagnostic that already carries its position. */
+  tolerate(t: Tolerated): void {
+    this.items.push({ ...t.diagnostic, severity: this.strict ? "error" : "warning", message: tolerance(t.leniency, t.diagnostic.message) });
   }
 
   /** Diagnostics that already carry their position (YAML syntax errors, package-level problems). */
@@ -63,7 +81,8 @@ export class Problems {
     for (const p of this.pending) {
       if (!docs.has(p.file)) {
         const text = read(p.file);
-        docs.set(p.file, text === undefined ? undefined : parseYaml(text, p.file).documents[0]);
+        // Duplicate keys were reported (or tolerated, L13) when the file was read; here they would hide every position.
+        docs.set(p.file, text === undefined ? undefined : parseYaml(text, p.file, DEFAULT_YAML_LIMITS, false).documents[0]);
       }
       const doc = docs.get(p.file);
       if (!doc) continue;
@@ -75,6 +94,15 @@ export class Problems {
     return sortDiagnostics(this.items);
   }
 }
+
+/** A positioned problem that Tacker accepts, found before the `Problems` of a run exist. */
+export interface Tolerated {
+  /** Id in `leniencies.ts`. */
+  leniency: string;
+  diagnostic: Diagnostic;
+}
+
+const tolerance = (leniency: string, message: string) => `${message} (${leniency}: Tacker accepts this; an error with --strict)`;
 
 export function sortDiagnostics(items: Diagnostic[]): Diagnostic[] {
   return [...items].sort(

@@ -15,7 +15,13 @@ import { checkTopology } from "./phase4-templates/check-topology";
 import type { Topology } from "./phase4-templates/topology";
 import { buildModel } from "./phase5-sol001/flavours";
 import { translateLegacy } from "./legacy/containerized";
+import { isLegacyVm, translateLegacyVm } from "./legacy/vm";
 import { Problems, sortDiagnostics } from "./problems";
+
+export interface TranslateOptions {
+  /** `nfv validate --strict`: what SOL001 requires but Tacker tolerates is an error, not a warning. */
+  strict?: boolean;
+}
 
 export interface TranslateResult {
   model?: VnfModel;
@@ -23,19 +29,20 @@ export interface TranslateResult {
 }
 
 /** Translates a package directory, `.zip`/`.csar` file, or single YAML file. */
-export async function translatePackage(path: string): Promise<TranslateResult> {
-  return translateRead(await openPackage(path));
+export async function translatePackage(path: string, options: TranslateOptions = {}): Promise<TranslateResult> {
+  return translateRead(await openPackage(path), options);
 }
 
 /** Translates a package already in memory (tests, mutated fixtures). */
-export function translateSource(source: PackageSource): TranslateResult {
-  return translateRead(readPackageSource(source));
+export function translateSource(source: PackageSource, options: TranslateOptions = {}): TranslateResult {
+  return translateRead(readPackageSource(source), options);
 }
 
-export function translateRead(pkg: ReadPackage): TranslateResult {
+export function translateRead(pkg: ReadPackage, options: TranslateOptions = {}): TranslateResult {
   const { source } = pkg;
-  const problems = new Problems((f) => source.display(f));
+  const problems = new Problems((f) => source.display(f), options.strict);
   problems.add(...pkg.diagnostics);
+  for (const t of pkg.tolerated) problems.tolerate(t);
   let model: VnfModel | undefined;
   if (pkg.entry !== undefined) model = translateEntry(source, pkg, pkg.entry, problems);
   const diagnostics = problems.locate((f) => source.read(f)?.toString("utf8"));
@@ -43,9 +50,11 @@ export function translateRead(pkg: ReadPackage): TranslateResult {
 }
 
 function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, problems: Problems): VnfModel | undefined {
-  const loaded = loadDocuments(source, entry, problems);
+  const loaded = loadDocuments(source, entry, problems, pkg.singleFile);
   if (!loaded.entry) return undefined;
-  if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") return translateLegacy(loaded.entry, problems);
+  if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") {
+    return isLegacyVm(loaded.entry) ? translateLegacyVm(loaded.entry, problems) : translateLegacy(loaded.entry, problems);
+  }
   const types = new TypeSystem(loaded.files, problems);
   checkDefinitions(types, problems);
   const topologies: Topology[] = [];
@@ -57,5 +66,5 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
     if (f === loaded.entry) entryTopology = topo;
   }
   const manifests = pkg.artifacts.map((a) => a.name).filter((n) => n.startsWith("Files/kubernetes/"));
-  return buildModel(topologies, entryTopology, entry, source, [...new Set(manifests)], { types, problems });
+  return buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], { types, problems });
 }

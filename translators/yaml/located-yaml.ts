@@ -99,7 +99,8 @@ export interface ParsedYaml {
  * Parses every document of a YAML stream. Problems go into `diagnostics` (never thrown); documents
  * with errors are left out of `documents`.
  */
-export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAULT_YAML_LIMITS): ParsedYaml {
+/** `uniqueKeys: false` only to locate problems in a file whose duplicate keys were already reported. */
+export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAULT_YAML_LIMITS, uniqueKeys = true): ParsedYaml {
   const diagnostics = new DiagnosticBag();
   const documents: LocatedDocument[] = [];
   const bytes = Buffer.byteLength(text, "utf8");
@@ -121,7 +122,7 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
 
   const { LineCounter, parseAllDocuments } = yaml();
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys, prettyErrors: false, strict: true });
   if ("empty" in docs) {
     // A stream with only comments or directives: no documents, but maybe errors.
     for (const e of docs.errors) diagnostics.error(yamlCode(e.code), firstLine(e.message), locate(lines, file, e.pos[0]));

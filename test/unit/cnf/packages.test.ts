@@ -105,3 +105,31 @@ describe("a container-VDU package (test/fixtures/cnf/container-vdu, with test_cn
     expect(deployment.spec.template.spec.containers).toEqual([{ name: "cache", image: "registry.example/cache:7.2" }]);
   });
 });
+
+describe("Tacker's test_cnf_multi_ns (tacker-corpus) through the package translator", () => {
+  const MULTI_NS = path.join(__dirname, "../../../../shared/vnf-packages/tacker-corpus/packages/etsi_test_cnf_multi_ns");
+  const all = defFiles("namespace01.yaml", "namespace02.yaml", "deployment_has_namespace.yaml", "deployment_no_namespace.yaml");
+
+  async function multiNs(additionalParams: Record<string, unknown>) {
+    const pkg = await openPackage(MULTI_NS);
+    const r = translateRead(pkg);
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    return planCnf({ model: r.model!, flavourId: "simple", vnfInstanceId: "i-1", additionalParams, manifests: manifestReader(pkg.source) });
+  }
+
+  it("without additionalParams.namespace: the Namespaces first, vdu1 in multi-namespace02 as its manifest says, vdu2 in the VIM's", async () => {
+    const plan = await multiNs(all);
+    expect(errors(plan)).toEqual([]);
+    expect(plan.objects.map((p) => `${p.object.kind}/${p.object.metadata.name} ${p.object.metadata.namespace ?? "-"}`)).toEqual([
+      "Namespace/multi-namespace01 -", "Namespace/multi-namespace02 -", "Deployment/vdu1 multi-namespace02", "Deployment/vdu2 -",
+    ]);
+    expect([plan.vnfcs.VDU1.namespace, plan.vnfcs.VDU2.namespace]).toEqual(["multi-namespace02", undefined]);
+  });
+
+  it("with additionalParams.namespace: both Deployments there, the one that named another warned", async () => {
+    const plan = await multiNs({ ...all, namespace: "multi-namespace01" });
+    expect(errors(plan)).toEqual([]);
+    expect(plan.objects.filter((p) => p.namespaced).map((p) => p.object.metadata.namespace)).toEqual(["multi-namespace01", "multi-namespace01"]);
+    expect(plan.diagnostics.map((d) => [d.code, d.file?.endsWith("deployment_has_namespace.yaml")])).toEqual([["CNF_NAMESPACE_OVERRIDDEN", true]]);
+  });
+});

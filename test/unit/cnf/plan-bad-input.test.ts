@@ -60,7 +60,7 @@ describe("bad manifests", () => {
     expect(lines(p)).toEqual([
       "pkg/Files/kubernetes/bad.yaml:3:18 (metadata.name): error CNF_BAD_NAME: ConfigMap `Bad_Name`: a name is lower-case letters, digits, `-` and `.` (at most 253)",
       "pkg/Files/kubernetes/bad.yaml:7:18 (metadata.name): error CNF_DUPLICATE_OBJECT: ConfigMap `curry-test001` is defined twice (first at pkg/Files/kubernetes/config-map.yaml:7)",
-      "pkg/Files/kubernetes/bad.yaml:9:1: error CNF_FOREIGN_OBJECT: Secret default/s is labelled tacker_vnf_instance_id=someone-else, another VNF instance; refusing to take it over",
+      "pkg/Files/kubernetes/bad.yaml:9:1: error CNF_FOREIGN_OBJECT: Secret s is labelled tacker_vnf_instance_id=someone-else, another VNF instance; refusing to take it over",
     ]);
   });
 });
@@ -168,7 +168,9 @@ spec:
     expect(errors(p)).toEqual([]);
     expect(kindsAndNames(p)).toEqual(["CustomResourceDefinition/widgets.example.com", "Ingress/web", "CronJob/tick", "Pod/vdu1", "Deployment/vdu2", "Widget/w1"]);
     const widget = p.objects[p.objects.length - 1];
-    expect(widget).toMatchObject({ namespaced: true, tier: 9, key: "widget-w1", object: { metadata: { namespace: "default", labels: { tacker_vnf_instance_id: ID } } } });
+    // Its manifest names no namespace: it goes to the VIM's, whatever the other manifests name.
+    expect(widget).toMatchObject({ namespaced: true, tier: 9, key: "widget-w1", object: { metadata: { labels: { tacker_vnf_instance_id: ID } } } });
+    expect(widget!.object.metadata).not.toHaveProperty("namespace");
     expect(p.objects[0].namespaced).toBe(false);
   });
 });

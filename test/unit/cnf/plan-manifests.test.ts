@@ -195,12 +195,19 @@ describe("namespace rules", () => {
     expect(plan.vnfcs.VDU2.namespace).toBe("curry");
   });
 
-  it("else the manifests' namespace; manifests that disagree are an error naming each file and object", () => {
-    const plan = planCnf({ ...base, model: model(), additionalParams: defFiles("pod.yaml", "x.yaml"), manifests: withFiles({ "Files/kubernetes/x.yaml": deploymentIn("other") }) });
-    expect(errors(plan).map((d) => `${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`)).toEqual([
-      "CNF_NAMESPACE_CONFLICT pkg/Files/kubernetes/pod.yaml:4:14: Pod default/vdu1 is in namespace `default`, but the manifests name `default` and `other`; they must agree (or set additionalParams.namespace)",
-      "CNF_NAMESPACE_CONFLICT pkg/Files/kubernetes/x.yaml:5:14: Deployment other/vdu2 is in namespace `other`, but the manifests name `default` and `other`; they must agree (or set additionalParams.namespace)",
+  it("else the manifests' namespaces, several kept as Tacker does with test_cnf_multi_ns: each object and VNFC in its own, the rest in the VIM's", () => {
+    const files = { "Files/kubernetes/x.yaml": deploymentIn("other"), "Files/kubernetes/y.yaml": noNs("cfg") };
+    const plan = planCnf({ ...base, model: model(), additionalParams: defFiles("pod.yaml", "x.yaml", "y.yaml"), manifests: withFiles(files) });
+    expect(plan.diagnostics).toEqual([]);
+    expect(plan.namespace).toEqual({ source: "manifests" });
+    expect(plan.objects.map((p) => `${p.object.kind}/${p.object.metadata.name} ${p.object.metadata.namespace ?? "(VIM's)"}`).sort()).toEqual([
+      "ConfigMap/cfg (VIM's)", "Deployment/vdu2 other", "Pod/vdu1 default",
     ]);
+    expect([plan.vnfcs.VDU1.namespace, plan.vnfcs.VDU2.namespace]).toEqual(["default", "other"]);
+    // With additionalParams.namespace they are all moved there, each move warned.
+    const forced = planCnf({ ...base, model: model(), additionalParams: { ...defFiles("pod.yaml", "x.yaml", "y.yaml"), namespace: "one" }, manifests: withFiles(files) });
+    expect(forced.objects.map((p) => p.object.metadata.namespace)).toEqual(["one", "one", "one"]);
+    expect(warnings(forced).map((d) => d.code)).toEqual(["CNF_NAMESPACE_OVERRIDDEN", "CNF_NAMESPACE_OVERRIDDEN"]);
   });
 
   it("else the VIM's namespace: no namespace is written, the provider's default applies", () => {

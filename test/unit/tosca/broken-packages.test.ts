@@ -19,9 +19,9 @@ describe("broken packages", () => {
   });
 
   for (const b of BROKEN) {
-    it(`${b.name}: ${b.code} at its line`, () => {
+    it(`${b.name}: ${b.code} at its line${b.strict ? " (--strict)" : ""}`, () => {
       const files = b.files();
-      const result = translateSource(memory(files));
+      const result = translateSource(memory(files), { strict: b.strict });
       expect(result.model).toBeUndefined();
       const d = only(result.diagnostics, b.code);
       expect(d.file).toBe(`pkg/${b.file}`);

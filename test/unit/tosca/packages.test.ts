@@ -83,9 +83,11 @@ describe("kubernetes_vnf_package (sample_kubernetes_df_*.yaml)", () => {
     expect(flavour(m, "simple").description).toBe("A simple flavour");
   });
 
-  it("warns once per flavour that the Mgmt Driver script is not shipped", async () => {
+  it("warns once per flavour that the Mgmt Driver script is not shipped, and per VNF node of the unassigned virtual_link_internal (L21)", async () => {
     const result = await translatePackage(join(SHARED_PACKAGES, "kubernetes_vnf_package"));
-    expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([["ARTIFACT_FILE_MISSING", 66], ["ARTIFACT_FILE_MISSING", 66], ["ARTIFACT_FILE_MISSING", 66]]);
+    expect(result.diagnostics.filter((d) => d.code === "ARTIFACT_FILE_MISSING").map((d) => d.line)).toEqual([66, 66, 66]);
+    expect(result.diagnostics.filter((d) => d.code === "TEMPLATE_REQUIREMENT_OCCURRENCES")).toHaveLength(4);
+    expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
   });
 });
 

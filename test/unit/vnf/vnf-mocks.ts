@@ -1,6 +1,6 @@
 /**
  * Pulumi mocks for VNF tests: like `helpers/pulumi-mocks`, plus what OpenStack would compute
- * (a port's `allFixedIps`) and answers for lookups (`getImage`, `getSubnet`), which are recorded.
+ * (a port's `allFixedIps`) and answers for lookups (`getImage`, `getSubnet`, `getNetwork`), which are recorded.
  */
 import * as path from "node:path";
 import { readFileSync } from "node:fs";
@@ -38,6 +38,7 @@ export function installVnfMocks(): { registered: Registered[]; invoked: Invoked[
         invoked.push({ token: args.token, inputs: args.inputs });
         if (args.token === "openstack:images/getImage:getImage") return { ...args.inputs, id: `image-${String(args.inputs.name)}` };
         if (args.token === "openstack:networking/getSubnet:getSubnet") return { ...args.inputs, id: "looked-up-subnet" };
+        if (args.token === "openstack:networking/getNetwork:getNetwork") return { ...args.inputs, id: `network-${String(args.inputs.name)}` };
         return args.inputs;
       },
     },

@@ -12,9 +12,9 @@ import { isMap } from "../phase3-types/type-system";
 import type { Problems } from "../problems";
 
 export const LEGACY_FLAVOUR_ID = "default";
-const VDU = "tosca.nodes.nfv.VDU.Tacker";
-const CP = "tosca.nodes.nfv.CP.Tacker";
-const VL = "tosca.nodes.nfv.VL";
+/** Node types of Tacker's legacy VNFDs, containerized and VM alike. */
+export const LEGACY_TYPES = { VDU: "tosca.nodes.nfv.VDU.Tacker", CP: "tosca.nodes.nfv.CP.Tacker", VL: "tosca.nodes.nfv.VL" } as const;
+const { VDU, CP, VL } = LEGACY_TYPES;
 const SCALING = "tosca.policies.tacker.Scaling";
 const VDU_PROPERTIES = new Set(["namespace", "mapping_ports", "labels", "vnfcs", "service_type", "mgmt_driver", "config_drive"]);
 const VNFC_KEYS = new Set(["image", "command", "args", "num_cpus", "mem_size", "ports", "config"]);
@@ -183,7 +183,7 @@ function readScalingPolicies(raw: unknown, vdus: ContainerVdu[], file: string, p
   });
 }
 
-function requirementTargets(raw: unknown): { virtualBinding?: string; virtualLink?: string } {
+export function requirementTargets(raw: unknown): { virtualBinding?: string; virtualLink?: string } {
   const out: { virtualBinding?: string; virtualLink?: string } = {};
   if (!Array.isArray(raw)) return out;
   for (const entry of raw) {

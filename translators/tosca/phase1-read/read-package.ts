@@ -9,10 +9,10 @@ import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Diagnostic, SourceLocation } from "../../diagnostics";
 import { DirectorySource, MemorySource, type PackageSource } from "./package-source";
-import { parseMetaFile, type ArtifactEntry } from "./tosca-meta";
+import { parseMetaFile, TOSCA_META, type ArtifactEntry } from "./tosca-meta";
+import type { Tolerated } from "../problems";
 import { verifyHashes } from "./verify-hashes";
 
-export const TOSCA_META = "TOSCA-Metadata/TOSCA.meta";
 
 export interface ReadPackage {
   source: PackageSource;
@@ -21,6 +21,10 @@ export interface ReadPackage {
   /** Artifacts listed by TOSCA.meta and the manifest. */
   artifacts: ArtifactEntry[];
   diagnostics: Diagnostic[];
+  /** What SOL004 forbids and Tacker accepts; `translateRead` decides the severity. */
+  tolerated: Tolerated[];
+  /** A single YAML file was given: only it and its imports are read, never its neighbours. */
+  singleFile: boolean;
 }
 
 /** Opens `path` (directory, `.zip`/`.csar`, or one YAML file) and runs `readPackageSource`. */
@@ -29,7 +33,7 @@ export async function openPackage(path: string): Promise<ReadPackage> {
   try {
     stat = statSync(path);
   } catch {
-    return { source: new MemorySource(path, new Map()), artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "no such file or directory", file: path }] };
+    return { source: new MemorySource(path, new Map()), artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "no such file or directory", file: path }], tolerated: [], singleFile: false };
   }
   if (stat.isDirectory()) return readPackageSource(new DirectorySource(path, path));
   if (/\.(zip|csar)$/i.test(path)) {
@@ -42,12 +46,13 @@ export async function openPackage(path: string): Promise<ReadPackage> {
   }
   // One YAML file: its directory is the package, the file is the entry.
   const source = new DirectorySource(dirname(path), dirname(path));
-  return { source, entry: basename(path), artifacts: [], diagnostics: [] };
+  return { source, entry: basename(path), artifacts: [], diagnostics: [], tolerated: [], singleFile: true };
 }
 
 /** Finds the entry definitions and verifies the hashes of listed artifacts. */
 export function readPackageSource(source: PackageSource): ReadPackage {
   const diagnostics: Diagnostic[] = [];
+  const tolerated: Tolerated[] = [];
   const artifacts: ArtifactEntry[] = [];
   const files = source.list();
   let entry: string | undefined;
@@ -72,6 +77,13 @@ export function readPackageSource(source: PackageSource): ReadPackage {
     if (withManifest.length === 1) {
       entry = withManifest[0];
       readManifest(source, entry.replace(/\.ya?ml$/i, ".mf"), artifacts, diagnostics, { file: source.display(entry) });
+    } else if (roots.length === 1) {
+      // L11: tosca-parser (so Tacker) takes the only root YAML of a CSAR without TOSCA.meta as its entry.
+      entry = roots[0];
+      tolerated.push({
+        leniency: "L11",
+        diagnostic: { severity: "warning", code: "PKG_NO_ENTRY_DEFINITIONS", message: `no ${TOSCA_META} and no \`${entry.replace(/\.ya?ml$/i, ".mf")}\` manifest: SOL004 requires one of them; \`${entry}\`, the only root YAML, is the entry`, file: source.display(entry), line: 1, column: 1 },
+      });
     } else {
       diagnostics.push({
         severity: "error",
@@ -81,8 +93,8 @@ export function readPackageSource(source: PackageSource): ReadPackage {
       });
     }
   }
-  verifyHashes(source, artifacts, diagnostics);
-  return { source, entry, artifacts, diagnostics };
+  verifyHashes(source, artifacts, diagnostics, tolerated);
+  return { source, entry, artifacts, diagnostics, tolerated, singleFile: false };
 }
 
 function readManifest(source: PackageSource, file: string, artifacts: ArtifactEntry[], diagnostics: Diagnostic[], where: SourceLocation): void {

@@ -5,6 +5,8 @@
  */
 import type { Diagnostic } from "../../diagnostics";
 
+export const TOSCA_META = "TOSCA-Metadata/TOSCA.meta";
+
 export interface ArtifactEntry {
   /** `Name`/`Source`: a package-relative path or a URL. */
   name: string;

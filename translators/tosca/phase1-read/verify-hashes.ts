@@ -5,8 +5,9 @@
  */
 import type * as Crypto from "node:crypto";
 import type { Diagnostic } from "../../diagnostics";
-import type { ArtifactEntry } from "./tosca-meta";
 import type { PackageSource } from "./package-source";
+import type { Tolerated } from "../problems";
+import { TOSCA_META, type ArtifactEntry } from "./tosca-meta";
 
 const ALGORITHMS: Record<string, string> = { "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" };
 
@@ -18,7 +19,7 @@ function crypto(): typeof Crypto {
   return (cryptoModule ??= require("node:crypto") as typeof Crypto);
 }
 
-export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], diagnostics: Diagnostic[]): void {
+export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], diagnostics: Diagnostic[], tolerated: Tolerated[]): void {
   const seen = new Set<string>();
   for (const a of artifacts) {
     const where = { file: source.display(a.file), line: a.line, column: 1 };
@@ -42,7 +43,10 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
     }
     const content = source.read(a.name);
     if (!content) {
-      diagnostics.push({ severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where });
+      const missing: Diagnostic = { severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where };
+      // L12: Tacker refuses a missing TOSCA.meta artifact but onboards one listed only in the manifest.
+      if (a.file === TOSCA_META) diagnostics.push(missing);
+      else tolerated.push({ leniency: "L12", diagnostic: missing });
       continue;
     }
     const actual = crypto().createHash(algorithm).update(content).digest("hex");

@@ -12,12 +12,15 @@
 import type * as JsYaml from "js-yaml";
 import type { Diagnostic } from "../../diagnostics";
 import { DEFAULT_YAML_LIMITS, parseYaml } from "../../yaml/located-yaml";
+import type { Tolerated } from "../problems";
 import { parseBlockYaml } from "./block-yaml";
 
 export interface FastYaml {
   /** The first document's value; undefined when the file has errors or is empty. */
   value?: unknown;
   diagnostics: Diagnostic[];
+  /** Duplicate keys: PyYAML (so Tacker) keeps the last value; `Problems.tolerate` decides the severity. */
+  tolerated: Tolerated[];
 }
 
 let jsYamlModule: typeof JsYaml | undefined;
@@ -36,11 +39,11 @@ export function parseYamlFast(text: string, file: string): FastYaml {
   // `includes` first: it is a fast scan, and most files have no `*` at all.
   if (bytes <= DEFAULT_YAML_LIMITS.maxBytes && !(text.includes("*") && ALIAS.test(text))) {
     const simple = parseBlockYaml(text, DEFAULT_YAML_LIMITS.maxDepth);
-    if (simple !== undefined) return { value: simple, diagnostics: [] };
+    if (simple !== undefined) return { value: simple, diagnostics: [], tolerated: [] };
     try {
       const { load, CORE_SCHEMA } = jsYaml();
       const value = load(text, { schema: CORE_SCHEMA, json: false, filename: file });
-      if (depthWithin(value, DEFAULT_YAML_LIMITS.maxDepth)) return { value, diagnostics: [] };
+      if (depthWithin(value, DEFAULT_YAML_LIMITS.maxDepth)) return { value, diagnostics: [], tolerated: [] };
     } catch {
       // Fall through: the located parser explains what is wrong, with a position.
     }
@@ -50,8 +53,16 @@ export function parseYamlFast(text: string, file: string): FastYaml {
   if (parsed.documents.length > 1) {
     diagnostics.push({ severity: "error", code: "YAML_MULTIPLE_DOCUMENTS", message: "a TOSCA file holds one YAML document", file });
   }
-  if (parsed.diagnostics.hasErrors()) return { diagnostics };
-  return { value: parsed.documents[0]?.value, diagnostics };
+  const duplicates = diagnostics.filter((d) => d.code === "YAML_DUPLICATE_KEY");
+  if (duplicates.length > 0 && duplicates.length === diagnostics.filter((d) => d.severity === "error").length) {
+    // L13: only duplicate keys are wrong; read as PyYAML does, the last value of a key winning
+    // (js-yaml's `json` mode), once the located parser has checked the limits.
+    const { load, CORE_SCHEMA } = jsYaml();
+    const value = load(text, { schema: CORE_SCHEMA, json: true, filename: file });
+    return { value, diagnostics: diagnostics.filter((d) => d.code !== "YAML_DUPLICATE_KEY"), tolerated: duplicates.map((diagnostic) => ({ leniency: "L13", diagnostic })) };
+  }
+  if (parsed.diagnostics.hasErrors()) return { diagnostics, tolerated: [] };
+  return { value: parsed.documents[0]?.value, diagnostics, tolerated: [] };
 }
 
 /**

@@ -3,7 +3,8 @@
  *
  * Imports are resolved relative to the importing file. Tacker v2 does not follow imports at all: it
  * loads every YAML in `Definitions/` and picks flavours by `substitution_mappings`; we follow
- * imports and then add flavour files that the entry does not import (leniency `L6`).
+ * imports and then add flavour files that the entry does not import (leniency `L6`), except when
+ * the user named one YAML file: then its neighbours are none of its business.
  */
 import { posix } from "node:path";
 import type { PackageSource } from "../phase1-read/package-source";
@@ -23,6 +24,8 @@ export interface LoadedDocuments {
   /** Every file, imports before importers. */
   files: ToscaFile[];
   entry?: ToscaFile;
+  /** Files loaded only by L6 (not imported from the entry). */
+  unimported: Set<string>;
 }
 
 export const SUPPORTED_VERSIONS = [
@@ -39,7 +42,7 @@ const TOP_LEVEL_KEYS = new Set([
   "group_types", "policy_types", "topology_template",
 ]);
 
-export function loadDocuments(source: PackageSource, entry: string, problems: Problems): LoadedDocuments {
+export function loadDocuments(source: PackageSource, entry: string, problems: Problems, singleFile: boolean): LoadedDocuments {
   const loaded = new Map<string, ToscaFile | null>();
   const files: ToscaFile[] = [];
   const visiting: string[] = [];
@@ -72,8 +75,9 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
 
   load(entry);
   const entryFile = loaded.get(entry) ?? undefined;
+  const imported = new Set(loaded.keys());
   // L6: flavour files next to the entry that it does not import (Tacker v2 loads all of Definitions/).
-  if (entryFile && entryFile.version !== "tosca_simple_profile_for_nfv_1_0_0") {
+  if (entryFile && !singleFile && entryFile.version !== "tosca_simple_profile_for_nfv_1_0_0") {
     const dir = posix.dirname(entry);
     for (const f of source.list()) {
       if (loaded.has(f) || posix.dirname(f) !== dir || !/\.ya?ml$/i.test(f)) continue;
@@ -81,7 +85,7 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
       if (/^\s+substitution_mappings:/m.test(text)) load(f);
     }
   }
-  return { files, entry: entryFile };
+  return { files, entry: entryFile, unimported: new Set(files.map((f) => f.file).filter((f) => !imported.has(f))) };
 }
 
 function parseFile(source: PackageSource, file: string, problems: Problems): ToscaFile | undefined {
@@ -89,6 +93,7 @@ function parseFile(source: PackageSource, file: string, problems: Problems): Tos
   if (text === undefined) return undefined;
   const parsed = parseYamlFast(text, source.display(file));
   problems.add(...parsed.diagnostics);
+  for (const t of parsed.tolerated) problems.tolerate(t);
   if (parsed.value === undefined) {
     if (!parsed.diagnostics.some((d) => d.severity === "error")) problems.error("TOSCA_NOT_A_TEMPLATE", "the file is empty", file);
     return undefined;

@@ -18,6 +18,8 @@ export type TypeCategory = (typeof TYPE_CATEGORIES)[number];
 export interface TypeDef {
   name: string;
   category: TypeCategory;
+  /** The section the type is written in; not `category` for a type moved by L15. */
+  section: TypeCategory;
   file: string;
   raw: Record<string, unknown>;
   parent?: TypeDef;
@@ -46,6 +48,8 @@ export interface RequirementDef {
   capability?: string;
   node?: string;
   relationship?: string;
+  /** Lower bound of `occurrences`; TOSCA's default, when the definition gives none, is 1. */
+  minOccurrences: number;
 }
 
 const INTERFACE_TYPE_KEYS = new Set(["derived_from", "description", "version", "metadata", "inputs", "operations", "notifications"]);
@@ -63,10 +67,11 @@ export class TypeSystem {
   ) {
     for (const category of TYPE_CATEGORIES) {
       for (const [name, raw] of Object.entries(NORMATIVE_TYPES[category] ?? {})) {
-        this.types.get(category)!.set(name, { name, category, file: NORMATIVE_FILE, raw });
+        this.types.get(category)!.set(name, { name, category, section: category, file: NORMATIVE_FILE, raw });
       }
     }
     for (const f of files) this.register(f);
+    this.moveMisfiledNodeTypes();
     for (const category of TYPE_CATEGORIES) for (const t of this.types.get(category)!.values()) this.resolveParent(t);
     for (const category of TYPE_CATEGORIES) for (const t of this.types.get(category)!.values()) this.checkChain(t);
   }
@@ -94,7 +99,7 @@ export class TypeSystem {
     const own = type.raw.properties;
     if (isMap(own)) {
       for (const [name, def] of Object.entries(own)) {
-        const p = this.propertyDef(name, def, type.file, [type.category, type.name, "properties", name]);
+        const p = this.propertyDef(name, def, type.file, [type.section, type.name, "properties", name]);
         if (p) props.set(name, p);
       }
     }
@@ -116,7 +121,8 @@ export class TypeSystem {
         if (!isMap(entry)) continue;
         for (const [name, def] of Object.entries(entry)) {
           const d = isMap(def) ? def : {};
-          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship) });
+          const lower = Array.isArray(d.occurrences) ? d.occurrences[0] : undefined;
+          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship), minOccurrences: typeof lower === "number" ? lower : 1 });
         }
       }
     }
@@ -186,13 +192,20 @@ export class TypeSystem {
       return undefined;
     }
     if (!this.isValueType(type)) {
-      this.problems.error("TYPE_UNKNOWN", `unknown data type \`${type}\``, file, [...path, "type"]);
+      const message = `unknown data type \`${type}\``;
+      // L16: in a type's own definitions (the path starts at its section) tosca-parser resolves a
+      // property's data type only when a template gives the property a value; a value given to
+      // it here is then refused as an unknown property.
+      if ((TYPE_CATEGORIES as readonly unknown[]).includes(path[0])) this.problems.tolerated("L16", "TYPE_UNKNOWN", `${message}; the property cannot be given a value`, file, [...path, "type"]);
+      else this.problems.error("TYPE_UNKNOWN", message, file, [...path, "type"]);
       return undefined;
     }
     const schema: Schema = { type, constraints: compileConstraints(def.constraints, scalarKindOf(type), this.problems, file, [...path, "constraints"]), file, path };
     if (def.entry_schema !== undefined && def.entry_schema !== null) {
       const entry = this.schema(def.entry_schema, file, [...path, "entry_schema"]);
-      if (entry) schema.entrySchema = entry;
+      // Without its entry schema the definition is unusable, as with an unknown type (L16).
+      if (!entry) return undefined;
+      schema.entrySchema = entry;
     }
     return schema;
   }
@@ -216,8 +229,41 @@ export class TypeSystem {
           this.problems.error("TYPE_DUPLICATE", `type \`${name}\` is already defined in ${existing.file}`, f.file, [category, name], true);
           continue;
         }
-        this.types.get(category)!.set(name, { name, category, file: f.file, raw: def });
+        this.types.get(category)!.set(name, { name, category, section: category, file: f.file, raw: def });
       }
+    }
+  }
+
+  /**
+   * L15: a type written under `node_types` whose `derived_from` names no node type but a type of
+   * another category (a data, capability, relationship… type) belongs to that category:
+   * tosca-parser keeps every custom type in one dictionary, so Tacker onboards single-file VNFDs
+   * that declare their data types under `node_types`. Repeated, as a moved type may be the parent
+   * of another. One warning per file, at its first such type: such files move about a hundred.
+   */
+  private moveMisfiledNodeTypes(): void {
+    const nodes = this.types.get("node_types")!;
+    const byFile = new Map<string, TypeDef[]>();
+    const order = [...nodes.keys()];
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const t of nodes.values()) {
+        const parent = t.raw.derived_from;
+        if (typeof parent !== "string" || nodes.has(parent)) continue;
+        const category = TYPE_CATEGORIES.find((c) => c !== "node_types" && (this.types.get(c)!.has(parent) || (c === "data_types" && PRIMITIVE_TYPES.has(parent))));
+        if (!category || this.types.get(category)!.has(t.name)) continue;
+        nodes.delete(t.name);
+        t.category = category;
+        this.types.get(category)!.set(t.name, t);
+        byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
+        moved = true;
+      }
+    }
+    for (const [file, moved] of byFile) {
+      moved.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+      const [first, ...rest] = moved;
+      const others = rest.length > 0 ? ` and ${rest.length} more (${rest.slice(0, 3).map((m) => m.name).join(", ")}${rest.length > 3 ? ", …" : ""})` : "";
+      this.problems.tolerated("L15", "TYPE_WRONG_SECTION", `\`${first.name}\`${others} derive from data, capability or other non-node types but are declared under node_types; each is read as a type of its parent's category`, file, ["node_types", first.name], true);
     }
   }
 
@@ -225,7 +271,7 @@ export class TypeSystem {
     const parent = t.raw.derived_from;
     if (parent === undefined || parent === null) return;
     if (typeof parent !== "string") {
-      this.problems.error("TYPE_SYNTAX", "`derived_from` must be a type name", t.file, [t.category, t.name, "derived_from"]);
+      this.problems.error("TYPE_SYNTAX", "`derived_from` must be a type name", t.file, [t.section, t.name, "derived_from"]);
       return;
     }
     if (t.category === "data_types" && PRIMITIVE_TYPES.has(parent)) {
@@ -234,7 +280,7 @@ export class TypeSystem {
     }
     const p = this.types.get(t.category)!.get(parent);
     if (!p) {
-      this.problems.error("TYPE_UNKNOWN_PARENT", `\`${t.name}\` derives from unknown ${t.category.replace("_types", "")} type \`${parent}\``, t.file, [t.category, t.name, "derived_from"]);
+      this.problems.error("TYPE_UNKNOWN_PARENT", `\`${t.name}\` derives from unknown ${t.category.replace("_types", "")} type \`${parent}\``, t.file, [t.section, t.name, "derived_from"]);
       return;
     }
     t.parent = p;
@@ -248,7 +294,7 @@ export class TypeSystem {
       if (at >= 0) {
         const chain = [...seen.slice(at), cur].map((x) => x.name).join(" → ");
         const last = seen[seen.length - 1];
-        this.problems.error("TYPE_DERIVED_CYCLE", `derived_from cycle: ${chain}`, last.file, [last.category, last.name, "derived_from"]);
+        this.problems.error("TYPE_DERIVED_CYCLE", `derived_from cycle: ${chain}`, last.file, [last.section, last.name, "derived_from"]);
         last.parent = undefined;
         return;
       }

@@ -50,8 +50,13 @@ export function checkValue(value: unknown, schema: Schema, ctx: ValueContext, pa
       ctx.problems.error("FUNCTION_SYNTAX", "`get_input` takes an input name", ctx.file, [...path, "get_input"]);
       return;
     }
-    const resolved = ctx.inputs?.(name);
-    if (!resolved?.found) {
+    if (!ctx.inputs) {
+      // Type and input defaults are checked without inputs: the input may well exist.
+      ctx.problems.error("FUNCTION_SYNTAX", `\`get_input: ${name}\` is not evaluated here: only node, group and policy templates may read inputs, not type or input defaults`, ctx.file, [...path, "get_input"]);
+      return;
+    }
+    const resolved = ctx.inputs(name);
+    if (!resolved.found) {
       ctx.problems.error("FUNCTION_UNKNOWN_INPUT", `\`get_input: ${name}\`: no input \`${name}\` in this topology_template`, ctx.file, [...path, "get_input"]);
       return;
     }

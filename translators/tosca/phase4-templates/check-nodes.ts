@@ -36,6 +36,7 @@ export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTe
   // nodes lack most parts, and a large VNFD has thousands of nodes.
   const capabilities = checkCapabilities(raw.capabilities, typeName, type, ctx, path);
   const requirements = readRequirements(raw.requirements, types, type, typeName, ctx, path);
+  checkOccurrences(requirements, types, type, typeName, ctx, path);
   const artifacts = readArtifacts(raw.artifacts, types, ctx, path);
   const interfaces = readInterfaces(raw.interfaces, types, type, ctx, path, artifacts);
   return { name, typeName, type, properties, capabilities, requirements, artifacts, interfaces };
@@ -94,6 +95,21 @@ function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<Nod
   return out;
 }
 
+/**
+ * Requirements a template must assign: tosca-parser 2.13 and later (so today's Tacker) refuse a
+ * template that assigns fewer than the definition's `occurrences` lower bound, 1 when the type
+ * gives none; Tacker's samples add `occurrences: [0, 1]` to their VNF types for this reason.
+ * L21: tolerated (an error with --strict) because earlier tosca-parsers accepted it and the
+ * kubernetes and private registry packages this project deploys rely on that.
+ */
+function checkOccurrences(given: RequirementAssignment[], types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, typeName: string, ctx: ValueContext, node: (string | number)[]): void {
+  for (const def of types.requirements(type).values()) {
+    const count = given.filter((r) => r.name === def.name).length;
+    if (count >= def.minOccurrences) continue;
+    ctx.problems.tolerated("L21", "TEMPLATE_REQUIREMENT_OCCURRENCES", `requirement \`${def.name}\` of node type \`${typeName}\` must be assigned at least ${def.minOccurrences} time(s)${def.minOccurrences === 1 ? " (no `occurrences` in its definition: TOSCA's default [1, 1])" : ""}, found ${count}; tosca-parser ≥ 2.13 refuses this`, ctx.file, [...node, "requirements"]);
+  }
+}
+
 function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, node: (string | number)[]): ReadonlyMap<string, ArtifactAssignment> {
   if (raw === undefined || raw === null) return NONE;
   const path = [...node, "artifacts"];
@@ -111,7 +127,8 @@ function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, node:
     }
     const type = isMap(def) && typeof def.type === "string" ? def.type : undefined;
     if (type !== undefined && !types.get("artifact_types", type)) {
-      ctx.problems.error("TEMPLATE_UNKNOWN_TYPE", `artifact \`${name}\` has unknown artifact type \`${type}\``, ctx.file, [...path, name, "type"]);
+      // L18: tosca-parser does not look up the artifact types of node templates; Tacker reads the type by name.
+      ctx.problems.tolerated("L18", "TEMPLATE_UNKNOWN_TYPE", `artifact \`${name}\` has unknown artifact type \`${type}\``, ctx.file, [...path, name, "type"]);
     }
     const resolved = /^[a-z][a-z0-9+.-]*:\/\//i.test(file) ? file : posix.normalize(posix.join(posix.dirname(ctx.file), file));
     out.set(name, { name, type, file, resolved });

@@ -7,8 +7,9 @@ import { checkValue, functionName, type ValueContext } from "../phase3-types/val
  * Checks `raw` (a `properties:` map) and returns the effective values: defaults applied and
  * `get_input` replaced by the input's default when it has one. `owner` names the thing for messages.
  * `path` is extended and restored while each property is checked (see `checkValue`).
+ * `missingTolerated` names the leniency under which a missing required property is only tolerated.
  */
-export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ctx: ValueContext, path: (string | number)[], owner: string): Record<string, unknown> {
+export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ctx: ValueContext, path: (string | number)[], owner: string, missingTolerated?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const given = isMap(raw) ? raw : {};
   if (raw !== undefined && raw !== null && !isMap(raw)) ctx.problems.error("TEMPLATE_SYNTAX", "`properties` must be a map", ctx.file, path);
@@ -27,7 +28,12 @@ export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ct
   for (const def of defs.values()) {
     if (def.name in given) continue;
     if (def.default !== undefined) out[def.name] = def.default;
-    else if (def.required) ctx.problems.error("TEMPLATE_MISSING_PROPERTY", `required property \`${def.name}\` of ${owner} is missing`, ctx.file, path.length > 0 && isMap(raw) ? path : path.slice(0, -1));
+    else if (def.required) {
+      const message = `required property \`${def.name}\` of ${owner} is missing`;
+      const where = path.length > 0 && isMap(raw) ? path : path.slice(0, -1);
+      if (missingTolerated) ctx.problems.tolerated(missingTolerated, "TEMPLATE_MISSING_PROPERTY", message, ctx.file, where);
+      else ctx.problems.error("TEMPLATE_MISSING_PROPERTY", message, ctx.file, where);
+    }
   }
   return out;
 }

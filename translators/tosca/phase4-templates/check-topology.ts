@@ -5,7 +5,7 @@
 import type { ToscaFile } from "../phase2-load/load-documents";
 import type { Problems } from "../problems";
 import { isMap, type TypeSystem } from "../phase3-types/type-system";
-import { checkValue, type ValueContext } from "../phase3-types/values";
+import { checkValue, functionName, type ValueContext } from "../phase3-types/values";
 import { checkNode } from "./check-nodes";
 import { checkProperties } from "./check-properties";
 import { nodePath, TT, type GroupTemplate, type PolicyTemplate, type SubstitutionMappings, type Topology } from "./topology";
@@ -60,6 +60,14 @@ function readInputs(raw: unknown, topo: Topology, ctx: ValueContext): void {
     const path = [TT, "inputs", name];
     const schema = ctx.types.schema(def, ctx.file, path);
     const d = isMap(def) ? def : {};
+    if (functionName(d.default) === "get_input") {
+      // L17: a default that is itself `get_input` (Tacker's single-file samples write
+      // `selected_flavour: {default: {get_input: selected_flavour}}`); tosca-parser never evaluates
+      // it, so the input is one without a default, supplied at deployment.
+      ctx.problems.tolerated("L17", "FUNCTION_SYNTAX", `the default of input \`${name}\` is a \`get_input\`, which an input cannot use; read as an input without a default`, ctx.file, [...path, "default"]);
+      topo.inputs.set(name, {});
+      continue;
+    }
     topo.inputs.set(name, "default" in d ? { default: d.default } : {});
     if (schema && "default" in d) {
       // Checked here without inputs: a default cannot itself be `get_input`.
@@ -84,7 +92,8 @@ function readGroups(raw: unknown, topo: Topology, ctx: ValueContext): void {
     members.forEach((m, i) => {
       if (!topo.nodes.has(m)) ctx.problems.error("GROUP_MEMBER_MISSING", `group member \`${m}\` is not a node template`, ctx.file, [...path, "members", i]);
     });
-    const properties = type ? checkProperties(d.properties, ctx.types.properties(type), ctx, [...path, "properties"], `group type \`${typeName}\``) : {};
+    // L10: tosca-parser never checks required properties of groups (PlacementGroup.description).
+    const properties = type ? checkProperties(d.properties, ctx.types.properties(type), ctx, [...path, "properties"], `group type \`${typeName}\``, "L10") : {};
     topo.groups.set(name, { name, typeName, type, properties, members } satisfies GroupTemplate);
   }
 }
@@ -143,7 +152,8 @@ function readSubstitution(raw: unknown, topo: Topology, ctx: ValueContext): Subs
         continue;
       }
       if (!topo.nodes.has(mapping[0])) {
-        ctx.problems.error("TEMPLATE_DANGLING_REQUIREMENT", `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here`, ctx.file, [...at, 0]);
+        // L20: tosca-parser does not resolve substitution requirements; Tacker onboards the flavour and the mapping maps nothing.
+        ctx.problems.tolerated("L20", "TEMPLATE_DANGLING_REQUIREMENT", `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here; it is ignored`, ctx.file, [...at, 0]);
         continue;
       }
       requirements.set(name, [mapping[0], mapping[1]]);

@@ -20,8 +20,11 @@ import { readVirtualLink } from "./virtual-link";
 import { readStorage } from "./virtual-storage";
 import { readVnfInfo } from "./vnf-node";
 
-/** @param entryFile the entry definitions, where "no flavour" is reported */
-export function buildModel(topologies: Topology[], entry: Topology | undefined, entryFile: string, source: PackageSource, manifests: string[], ctx: SemanticContext): VnfModel | undefined {
+/**
+ * @param entryFile the entry definitions, where "no flavour" is reported
+ * @param unimported files loaded only by L6: they add flavours, they cannot be the only ones
+ */
+export function buildModel(topologies: Topology[], entry: Topology | undefined, entryFile: string, unimported: ReadonlySet<string>, source: PackageSource, manifests: string[], ctx: SemanticContext): VnfModel | undefined {
   const vnfNode = (t: Topology): NodeTemplate | undefined => [...t.nodes.values()].find((n) => ctx.types.isA(n.type, T.VNF));
   let flavourTopos = topologies.filter((t) => t.substitution && ctx.types.isA(ctx.types.get("node_types", t.substitution.nodeType), T.VNF));
   if (flavourTopos.length === 0) {
@@ -33,6 +36,11 @@ export function buildModel(topologies: Topology[], entry: Topology | undefined, 
   const entryVnf = entry ? vnfNode(entry) : undefined;
   if (flavourTopos.length === 0) {
     ctx.problems.error("SOL001_NO_FLAVOUR", "no deployment flavour: no topology_template has substitution_mappings for a VNF node type, or a VNF node with a flavour_id", entryFile, entry ? [TT] : []);
+    return undefined;
+  }
+  if (flavourTopos.every((t) => unimported.has(t.file))) {
+    // Tacker's csar_utils finds flavours through the entry's imports only and then refuses the package.
+    ctx.problems.error("SOL001_NO_FLAVOUR", `No VNF flavours are available: the entry definitions neither define nor import a flavour (${flavourTopos.map((t) => t.file).join(", ")} not imported)`, entryFile, ["imports"]);
     return undefined;
   }
   const firstVnf = vnfNode(flavourTopos[0]);
@@ -88,8 +96,9 @@ function buildFlavour(topo: Topology, vnf: NodeTemplate | undefined, source: Pac
   };
   if (levels.defaultLevelId !== undefined) flavour.defaultInstantiationLevelId = levels.defaultLevelId;
   for (const link of flavour.externalLinks) {
-    if (!cps.some((c) => c.id === link.cpId)) {
-      ctx.problems.error("SOL001_BAD_TARGET", `substitution requirement \`${link.name}\` must map a VduCp; \`${link.cpId}\` is not one`, topo.file, [TT, "substitution_mappings", "requirements", link.name]);
+    // SOL001's standard mapping `[VnfExtCp, external_virtual_link]` exposes a VnfExtCp, not a VduCp.
+    if (!cps.some((c) => c.id === link.cpId) && !ctx.types.isA(topo.nodes.get(link.cpId)?.type, T.VNF_EXT_CP)) {
+      ctx.problems.error("SOL001_BAD_TARGET", `substitution requirement \`${link.name}\` must map a VduCp or a VnfExtCp; \`${link.cpId}\` is neither`, topo.file, [TT, "substitution_mappings", "requirements", link.name]);
     }
   }
   if (vnf === undefined && topo.substitution) {

@@ -1,8 +1,10 @@
 /**
  * Derived numbers: instances of every VDU at every instantiation level and every scale level,
- * as Tacker computes them (`initial delta + Σ step deltas`), checked against `vdu_profile`.
+ * as Tacker computes them (`initial delta + Σ step deltas`), checked against `vdu_profile`. A count
+ * outside the profile is a warning kept on the VDU: SOL001 has no such validity rule and Tacker
+ * onboards it, refusing only the instantiate or scale that would reach it.
  */
-import type { InstantiationLevel, Vdu } from "../model";
+import type { InstantiationLevel, ProfileViolation, Vdu } from "../model";
 import { nodePath, policyPath, type Topology } from "../phase4-templates/topology";
 import type { SemanticContext } from "./context";
 import type { LevelPolicies } from "./instantiation-levels";
@@ -14,16 +16,17 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
   const base = initial?.value ?? vdu.minInstances;
   // Checked before a message and path are built: most numbers are in range.
   const inRange = (n: number) => n >= vdu.minInstances && n <= vdu.maxInstances;
-  const outOfRange = (n: number, what: string, path: (string | number)[], atKey = false) => {
-    ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`, topo.file, path, atKey);
+  const outOfRange = (n: number, what: string, at: Omit<ProfileViolation, "instances" | "where">, path: (string | number)[], atKey = false) => {
+    const where = ctx.problems.warning("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]; Tacker onboards this and refuses the operation that reaches it`, topo.file, path, atKey);
+    (vdu.profileViolations ??= []).push({ ...at, instances: n, where });
   };
   if (vdu.minInstances > vdu.maxInstances) {
     ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\`: min_number_of_instances ${vdu.minInstances} exceeds max_number_of_instances ${vdu.maxInstances}`, topo.file, [...nodePath(vdu.id), "properties", "vdu_profile"]);
   }
-  if (initial && !inRange(base)) outOfRange(base, "initially", [...policyPath(initial.policy), "properties", "initial_delta"]);
+  if (initial && !inRange(base)) outOfRange(base, "initially", {}, [...policyPath(initial.policy), "properties", "initial_delta"]);
 
   const steps = new Map<string, number[]>();
-  for (const [aspectId, { deltas, policy }] of scaling.vduDeltas.get(vdu.id) ?? []) {
+  for (const [aspectId, { deltas, policy, missing }] of scaling.vduDeltas.get(vdu.id) ?? []) {
     const aspect = scaling.aspectById.get(aspectId)!;
     // Steps beyond the listed step_deltas repeat the last one (uniform scaling, as Tacker assumes).
     const perStep: number[] = [];
@@ -34,10 +37,10 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     const byLevel = [base];
     perStep.forEach((d) => byLevel.push(byLevel[byLevel.length - 1] + d));
     byLevel.forEach((n, level) => {
-      if (!inRange(n)) outOfRange(n, `at scale level ${level} of aspect \`${aspectId}\``, policyPath(policy));
+      if (!inRange(n)) outOfRange(n, `at scale level ${level} of aspect \`${aspectId}\``, { aspectId, scaleLevel: level }, policyPath(policy));
     });
     steps.set(aspectId, perStep);
-    vdu.scaling.push({ aspectId, stepDeltas: perStep, instancesByScaleLevel: byLevel });
+    vdu.scaling.push({ aspectId, stepDeltas: perStep, instancesByScaleLevel: byLevel, ...(missing ? { missingDelta: missing } : {}) });
   }
 
   const explicit = levels.vduLevels.get(vdu.id);
@@ -51,7 +54,7 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     } else if (explicit && given !== computed && steps.size > 0) {
       ctx.problems.warning("INSTANCES_LEVEL_MISMATCH", `VDU \`${vdu.id}\` at level \`${level.id}\`: VduInstantiationLevels says ${given}, initial delta plus scale_info gives ${computed}; Tacker uses ${given}`, topo.file, [...policyPath(explicit.policy), "properties", "levels", level.id]);
     }
-    if (!inRange(n)) outOfRange(n, `at instantiation level \`${level.id}\``, explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id), !explicit);
+    if (!inRange(n)) outOfRange(n, `at instantiation level \`${level.id}\``, { levelId: level.id }, explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id), !explicit);
   }
   vdu.initialInstances = levels.defaultLevelId !== undefined ? vdu.instancesByLevel[levels.defaultLevelId] : base;
 }

@@ -55,7 +55,9 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
       result.levels[0].isDefault = true;
       result.defaultLevelId = result.levels[0].id;
     } else if (result.levels.length > 1) {
-      ctx.problems.error("POLICY_DEFAULT_LEVEL_MISSING", "default_level is required when there is more than one level", topo.file, path);
+      // L19: SOL001 asks for it only in a comment; Tacker then instantiates at the request's level,
+      // or without one from the initial deltas.
+      ctx.problems.tolerated("L19", "POLICY_DEFAULT_LEVEL_MISSING", "default_level is required when there is more than one level; without it an instantiate request names the level, or the initial deltas apply", topo.file, path);
     }
   }
   const levelIds = new Set(result.levels.map((l) => l.id));

@@ -2,7 +2,7 @@
  * `ScalingAspects`, `VduInitialDelta` and `VduScalingAspectDeltas`: the aspects, and per VDU its
  * initial delta and the instances each aspect's deltas add.
  */
-import type { ScalingAspect } from "../model";
+import type { MissingDelta, ScalingAspect } from "../model";
 import { policyPath, type PolicyTemplate, type Topology } from "../phase4-templates/topology";
 import type { SemanticContext } from "./context";
 import { int, obj, str, strings } from "./read";
@@ -14,7 +14,7 @@ export interface ScalingPolicies {
   /** VDU id → initial delta. */
   initialDeltas: Map<string, { value: number; policy: PolicyTemplate }>;
   /** VDU id → aspect id → delta id → instances. */
-  vduDeltas: Map<string, Map<string, { deltas: Record<string, number>; policy: PolicyTemplate }>>;
+  vduDeltas: Map<string, Map<string, { deltas: Record<string, number>; policy: PolicyTemplate; missing?: MissingDelta }>>;
   /** Where each aspect is declared, for messages. */
   aspectPolicy?: PolicyTemplate;
 }
@@ -58,18 +58,22 @@ export function readScaling(topo: Topology, vduIds: Set<string>, ctx: SemanticCo
       }
       const deltas: Record<string, number> = {};
       for (const [id, d] of Object.entries(obj(p.properties.deltas))) {
+        // L14: Tacker looks deltas up by step delta id when it scales; any other key is never read.
         if (!aspect.stepDeltas.includes(id)) {
-          ctx.problems.error("POLICY_UNKNOWN_DELTA", `delta \`${id}\` is not a step delta of aspect \`${aspectId}\` (step_deltas: ${aspect.stepDeltas.join(", ") || "none"})`, topo.file, [...policyPath(p), "properties", "deltas", id], true);
+          ctx.problems.tolerated("L14", "POLICY_UNKNOWN_DELTA", `delta \`${id}\` is not a step delta of aspect \`${aspectId}\` (step_deltas: ${aspect.stepDeltas.join(", ") || "none"})`, topo.file, [...policyPath(p), "properties", "deltas", id], true);
         }
         deltas[id] = int(obj(d).number_of_instances) ?? 0;
       }
+      // L14: Tacker onboards this and fails the scale that needs the delta; so does `planScale`.
+      let missing: MissingDelta | undefined;
       for (const step of aspect.stepDeltas) {
-        // Tacker finds this only when the VNF is scaled; it is knowable now.
-        if (!(step in deltas)) ctx.problems.error("POLICY_DELTA_MISSING", `step delta \`${step}\` of aspect \`${aspectId}\` has no number_of_instances here`, topo.file, [...policyPath(p), "properties", "deltas"]);
+        if (step in deltas) continue;
+        const where = ctx.problems.tolerated("L14", "POLICY_DELTA_MISSING", `step delta \`${step}\` of aspect \`${aspectId}\` has no number_of_instances here; scaling this aspect will be refused`, topo.file, [...policyPath(p), "properties", "deltas"]);
+        missing ??= { deltaId: step, where };
       }
       for (const vdu of targets) {
         if (!result.vduDeltas.has(vdu)) result.vduDeltas.set(vdu, new Map());
-        result.vduDeltas.get(vdu)!.set(aspectId, { deltas, policy: p });
+        result.vduDeltas.get(vdu)!.set(aspectId, { deltas, policy: p, ...(missing ? { missing } : {}) });
         aspect.vduIds.push(vdu);
       }
     }

@@ -4,6 +4,7 @@ export const T = {
   VDU_COMPUTE: "tosca.nodes.nfv.Vdu.Compute",
   VDU_BLOCK_STORAGE: "tosca.nodes.nfv.Vdu.VirtualBlockStorage",
   VDU_CP: "tosca.nodes.nfv.VduCp",
+  VNF_EXT_CP: "tosca.nodes.nfv.VnfExtCp",
   VNF_VIRTUAL_LINK: "tosca.nodes.nfv.VnfVirtualLink",
   SW_IMAGE: "tosca.artifacts.nfv.SwImage",
   VNFLCM: "tosca.interfaces.nfv.Vnflcm",
