@@ -37,7 +37,20 @@ function target({ id, kind }: Verdict): string {
   return join(dir, file);
 }
 
-it("agrees with Tacker on every package of the shared corpus", async () => {
+/**
+ * The packages where we knowingly differ from Tacker, each with the reason. Both declare
+ * requirements without `occurrences` and assign none of them: tosca-parser 2.13 and later (today's
+ * Tacker) refuse that, 2.6.0 onboarded it, and so do we, with a warning (L21 in the translator's
+ * README), because the second document's own packages (kubernetes_vnf_package,
+ * private_registry_vnf_package) do the same. Any other difference, or one of these going away,
+ * fails the test.
+ */
+const KNOWN_DISAGREEMENTS = [
+  "doc_source_user_v2_vnf_chg_vnfpkg_conf_change_vnfpkg_after: Tacker refuses, we accept",
+  "samples_tests_unit_sol_refactored_samples_standard_sample: Tacker refuses, we accept",
+];
+
+it("agrees with Tacker on every package of the shared corpus but the known ones", async () => {
   const all = verdicts();
   const disagreements: string[] = [];
   for (const v of all) {
@@ -53,5 +66,5 @@ it("agrees with Tacker on every package of the shared corpus", async () => {
   const agreed = all.length - disagreements.length;
   console.log(`tacker corpus: ${agreed}/${all.length} agree (${((100 * agreed) / all.length).toFixed(1)} %)`);
   expect(all.length).toBeGreaterThan(0);
-  expect(disagreements).toEqual([]);
+  expect(disagreements).toEqual(KNOWN_DISAGREEMENTS);
 }, 120_000);
