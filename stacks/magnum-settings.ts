@@ -4,6 +4,7 @@
  * Keys are Magnum's own (its cluster template and cluster fields, snake_case); checked first, all
  * problems collected and located.
  */
+import { parseNoProxy, parseProxyUrl } from "../components/host-files";
 import type { MagnumClusterArgs } from "../components/k8s-cluster/magnum-cluster";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
@@ -20,7 +21,7 @@ export interface MagnumEntry {
 }
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
-type Kind = "string" | "count" | "flag" | "labels" | "network-driver";
+type Kind = "string" | "count" | "flag" | "labels" | "network-driver" | "proxy-url" | "no-proxy";
 
 /** Stack config key → [MagnumClusterArgs field, kind]. */
 const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
@@ -39,9 +40,9 @@ const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
   floating_ip_enabled: ["floatingIpEnabled", "flag"],
   master_lb_enabled: ["masterLbEnabled", "flag"],
   labels: ["labels", "labels"],
-  http_proxy: ["httpProxy", "string"],
-  https_proxy: ["httpsProxy", "string"],
-  no_proxy: ["noProxy", "string"],
+  http_proxy: ["httpProxy", "proxy-url"],
+  https_proxy: ["httpsProxy", "proxy-url"],
+  no_proxy: ["noProxy", "no-proxy"],
   create_timeout: ["createTimeout", "count"],
   vim_name: ["vimName", "string"],
   project_name: ["projectName", "string"],
@@ -95,6 +96,8 @@ const EXPECTED: Record<Kind, string> = {
   flag: "true or false",
   labels: "a mapping of label name to string value",
   "network-driver": "flannel or calico",
+  "proxy-url": "an http or https URL without a quote, space or control character (http://[user:password@]host[:port])",
+  "no-proxy": "a comma-separated list of hosts, domains, IP addresses and CIDRs",
 };
 
 function parseValue(kind: Kind, v: unknown): unknown {
@@ -109,5 +112,10 @@ function parseValue(kind: Kind, v: unknown): unknown {
       return isMapping(v) && Object.values(v).every((x) => typeof x === "string") ? v : undefined;
     case "network-driver":
       return v === "flannel" || v === "calico" ? v : undefined;
+    // Magnum writes them into the nodes' files itself: typed here, and the messages never echo them.
+    case "proxy-url":
+      return typeof v === "string" && "value" in parseProxyUrl(v) ? v : undefined;
+    case "no-proxy":
+      return typeof v === "string" && "value" in parseNoProxy(v) ? v : undefined;
   }
 }

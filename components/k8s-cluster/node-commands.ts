@@ -22,6 +22,7 @@ import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
 import { REMOTE_DIR, connectionFor, type SshArgs } from "../../mgmt/hooks";
+import { proxyFileFields, type ProxySettings } from "../host-files";
 import { containerdConfig, registryCredentials } from "./config/containerd";
 import { haproxyConfig, FRONTEND_PORT, APISERVER_PORT } from "./config/haproxy";
 import { hostsBlock } from "./config/hosts";
@@ -168,20 +169,30 @@ export class NodeCommands {
         ["KUBERNETES_PACKAGE_VERSION", v.kubernetesPackage], ["CONTAINERD_PACKAGE", v.containerdPackageName], ["CONTAINERD_PACKAGE_VERSION", v.containerdPackage],
         ["EXTRA_PACKAGES", n.role === "master" && v.etcdClientPackage ? `etcd-client=${v.etcdClientPackage}` : undefined],
         ["APT_SOURCE_B64", this.args.aptSource ? b64(this.args.aptSource) : undefined],
-        ...this.proxyFields(ips, vip, regs),
+        ...this.proxyFiles(this.proxySettings(ips, vip, regs)),
       ];
       return stdinLines(fields);
     });
   }
 
-  /** HTTP(S)_PROXY and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
-  private proxyFields(ips: Record<string, string>, vip: string | undefined, regs: RegistryConnection[]): StdinField[] {
+  /** The user's proxy and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
+  private proxySettings(ips: Record<string, string>, vip: string | undefined, regs: RegistryConnection[]): ProxySettings | undefined {
     const inst = this.plan.installation;
-    if (!inst.proxy) return [];
-    return [["HTTP_PROXY", inst.proxy.httpProxy], ["HTTPS_PROXY", inst.proxy.httpsProxy], ["NO_PROXY", noProxy({
+    if (!inst.proxy) return undefined;
+    return { httpProxy: inst.proxy.httpProxy, httpsProxy: inst.proxy.httpsProxy, noProxy: noProxy({
       user: inst.proxy.noProxy, nodeIps: this.plan.nodes.map((x) => ips[x.vnfcId]), nodeNames: this.plan.nodes.map((x) => x.name), vip,
       podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: regs.map((r) => r.server),
-    })]];
+    }) };
+  }
+
+  /** prepare-node's proxy: apt.conf and the containerd/kubelet drop-in, written here (escaped), sent as content. */
+  private proxyFiles(p: ProxySettings | undefined): StdinField[] {
+    return p ? Object.entries(proxyFileFields(p)) : [];
+  }
+
+  /** install-helm's environment: exported by the script as values, never parsed. */
+  private proxyEnv(p: ProxySettings | undefined): StdinField[] {
+    return p ? [["HTTP_PROXY", p.httpProxy], ["HTTPS_PROXY", p.httpsProxy], ["NO_PROXY", p.noProxy]] : [];
   }
 
   /**
@@ -197,7 +208,7 @@ export class NodeCommands {
     const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.FileAsset(local), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
     this.all.set(n, copy);
     const digest = createHash("sha256").update(readFileSync(local)).digest("hex");
-    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyFields(ips, vip, regs)]));
+    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyEnv(this.proxySettings(ips, vip, regs))]));
     this.run(`${m.vnfcId}-helm`, m, "install-helm.sh", stdin, { dependsOn: [copy], triggers: [serverId, digest] });
   }
 

@@ -11,6 +11,7 @@ import { readInstantiateRequest, type InstantiateVnfRequest } from "../../transl
 import type { Flavour } from "../../translators/tosca/model";
 import type { YamlPath } from "../../translators/yaml/located-yaml";
 import { parseYaml } from "../../translators/yaml/located-yaml";
+import { parseNoProxy, parseProxyUrl, type NoProxyToken, type Parsed, type ProxyUrl } from "../host-files";
 import { cidrsOverlap, parseCidr, parseIpv4, type Cidr } from "./cidr";
 
 export const K8S_PARAM_KEY = "k8s_cluster_installation_param";
@@ -47,9 +48,10 @@ export interface MasterParams extends NodeParams {
 }
 
 export interface ProxyParams {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy?: string;
+  httpProxy: ProxyUrl;
+  httpsProxy: ProxyUrl;
+  /** The user's `no_proxy` entries. */
+  noProxy?: NoProxyToken[];
   /** `k8s_node_cidr`, canonical; kept as a CIDR in no_proxy (Tacker expands it to 256 IPs). */
   k8sNodeCidr?: string;
 }
@@ -224,16 +226,32 @@ class Reader {
     const p = this.object(raw, at, false);
     if (!p) return undefined;
     this.unknown(p, PROXY_KEYS, at);
-    const [httpProxy, httpsProxy, noProxy, nodeCidr] = PROXY_KEYS.map((k) => this.oneLine(p, k, at));
+    const httpProxy = this.parsed(p, "http_proxy", at, "K8S_PROXY_URL", parseProxyUrl);
+    const httpsProxy = this.parsed(p, "https_proxy", at, "K8S_PROXY_URL", parseProxyUrl);
+    const noProxy = this.parsed(p, "no_proxy", at, "K8S_NO_PROXY", parseNoProxy);
+    const nodeCidr = this.str(p, "k8s_node_cidr", at, false);
     const k8sNodeCidr = nodeCidr === undefined ? undefined : this.cidr(nodeCidr, [...at, "k8s_node_cidr"]);
     if (!httpProxy || !httpsProxy) {
-      if (httpProxy || httpsProxy) this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
+      const given = (k: string) => p[k] !== undefined && p[k] !== null && p[k] !== "";
+      if (given("http_proxy") !== given("https_proxy")) this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
       return undefined;
     }
     const out: ProxyParams = { httpProxy, httpsProxy };
-    if (noProxy) out.noProxy = noProxy;
+    if (noProxy && noProxy.length > 0) out.noProxy = noProxy;
     if (k8sNodeCidr) out.k8sNodeCidr = k8sNodeCidr.text;
     return out;
+  }
+
+  /** A string field that must parse; the error names the field, never its value (it may hold a password). */
+  private parsed<T>(o: Obj, key: string, at: YamlPath, code: string, parse: (text: string) => Parsed<T>): T | undefined {
+    const v = this.str(o, key, at, false);
+    if (v === undefined) return undefined;
+    const r = parse(v);
+    if ("reason" in r) {
+      this.err(code, `${key} ${r.reason}`, [...at, key]);
+      return undefined;
+    }
+    return r.value;
   }
 
   private registries(raw: unknown, at: YamlPath): RegistryConnection[] {

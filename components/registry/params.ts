@@ -5,14 +5,15 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
+import { parseNoProxy, parseProxyUrl, type NoProxyToken, type ProxyUrl } from "../host-files";
 
 /** The VNFC id of a registry on an existing host. */
 export const HOST_VNFC = "host";
 
 export interface RegistryProxy {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
+  httpProxy?: ProxyUrl;
+  httpsProxy?: ProxyUrl;
+  noProxy?: NoProxyToken[];
 }
 
 /** The checked parameters. */
@@ -89,11 +90,26 @@ export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[];
     if (typeof p.proxy !== "object" || Array.isArray(p.proxy)) bag.error("REGISTRY_PARAM_TYPE", "`proxy` must be an object", { path: `${PATH}.proxy` });
     else {
       const px = p.proxy as Record<string, unknown>;
-      for (const [k, field] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"], ["no_proxy", "noProxy"]] as const) {
+      const field = (k: string): string | undefined => {
         const v = px[k];
-        if (v === undefined || v === null) continue;
-        if (typeof v !== "string" || /[\r\n]/.test(v)) bag.error("REGISTRY_PARAM_TYPE", `proxy.${k} must be a one-line string`, { path: `${PATH}.proxy.${k}` });
-        else proxy[field] = v;
+        if (v === undefined || v === null || v === "") return undefined;
+        if (typeof v === "string") return v;
+        bag.error("REGISTRY_PARAM_TYPE", `proxy.${k} must be a string`, { path: `${PATH}.proxy.${k}` });
+        return undefined;
+      };
+      // The reasons name the field, never the value: a proxy URL may hold a password.
+      for (const [k, key] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"]] as const) {
+        const v = field(k);
+        if (v === undefined) continue;
+        const r = parseProxyUrl(v);
+        if ("reason" in r) bag.error("REGISTRY_PROXY_URL", `proxy.${k} ${r.reason}`, { path: `${PATH}.proxy.${k}` });
+        else proxy[key] = r.value;
+      }
+      const np = field("no_proxy");
+      if (np !== undefined) {
+        const r = parseNoProxy(np);
+        if ("reason" in r) bag.error("REGISTRY_NO_PROXY", `proxy.no_proxy ${r.reason}`, { path: `${PATH}.proxy.no_proxy` });
+        else if (r.value.length > 0) proxy.noProxy = r.value;
       }
     }
   }

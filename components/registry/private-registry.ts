@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import { proxyFileFields } from "../host-files";
 import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
 import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
@@ -135,9 +136,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       IMAGE_TARBALL: installation.imagePath && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
       DOCKER_PACKAGE_VERSION: args.dockerPackageVersion,
       REGISTRY_PACKAGE_VERSION: args.registryPackageVersion,
-      HTTP_PROXY: installation.proxy.httpProxy,
-      HTTPS_PROXY: installation.proxy.httpsProxy,
-      NO_PROXY: installation.proxy.noProxy,
+      ...proxyFileFields({ ...installation.proxy, noProxy: installation.proxy.noProxy?.join(",") }),
       TLS_CERT_B64: t ? b64(t[0]) : undefined,
       TLS_KEY_B64: t ? b64(t[1]) : undefined,
       AUTH_USER: a?.[0],

@@ -49,9 +49,51 @@ describe("the seed's private_registry_kubernetes_param_file.json", () => {
         podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", clusterCpName: "vip_CP", vip: true,
       },
       worker: { aspectId: "worker_instance", sshCpName: "workerNode_CP2", nicCpName: "workerNode_CP2", vduId: "workerNode", username: "ubuntu", password: "ubuntu" },
-      proxy: { httpProxy: "http://user1:password1@host1:port1", httpsProxy: "https://user2:password2@host2:port2", noProxy: "192.168.246.0/24,10.0.0.1", k8sNodeCidr: "10.10.0.0/24" },
+      proxy: { httpProxy: "http://user1:password1@host1:3128", httpsProxy: "https://user2:password2@host2:3129", noProxy: ["192.168.246.0/24", "10.0.0.1"], k8sNodeCidr: "10.10.0.0/24" },
       registries: [{ connectionType: "0", server: "192.168.246.10:5000", username: "tacker", password: "tacker" }],
     });
+  });
+});
+
+describe("proxy values are typed, checked before anything is registered", () => {
+  // The issue's payloads: one ran `id` as root at the next apt-get update, one added an
+  // environment line to the kubelet drop-in; Tacker's `host1:port1` placeholder is no URL either.
+  const PAYLOADS = {
+    http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "',
+    https_proxy: "https://user2:S3cret@host2:port2",
+    no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+  };
+
+  it("refused at file:line:column of each value, naming the field, never the value", () => {
+    const seed = JSON.parse(seedRequestText().replace(/\s#[^\n]*/g, ""));
+    seed.additionalParams.k8s_cluster_installation_param.proxy = { ...PAYLOADS, k8s_node_cidr: "10.10.0.0/24" };
+    const text = JSON.stringify(seed, null, 2);
+    const r = readK8sClusterParamFile(text, "req.json", { flavours: pkg.flavours, packageDir: K8S_FIXTURES, masterCount: 1 });
+    expect(r.value).toBeUndefined();
+    const line = (needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+    expect(r.bag.errors().map((d) => [d.code, d.line, d.column])).toEqual([
+      ["K8S_PROXY_URL", line('"http_proxy"'), expect.any(Number)],
+      ["K8S_PROXY_URL", line('"https_proxy"'), expect.any(Number)],
+      ["K8S_NO_PROXY", line('"no_proxy"'), expect.any(Number)],
+    ]);
+    expect(r.bag.errors().map((d) => d.message)).toEqual([
+      "http_proxy is not a URL: character 14 (a quote) is not allowed in a proxy URL",
+      "https_proxy is not a URL (expected http://[user:password@]host[:port])",
+      "no_proxy entry 1 is not a host, domain, IP address or CIDR",
+    ]);
+    expect(JSON.stringify(r.bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
+  });
+
+  it("a URL with a path, a query, a bad %-escape or another scheme is refused; a valid one is kept as written", () => {
+    const msg = (http_proxy: string) => read(params({ proxy: { http_proxy, https_proxy: "http://p:3128" } })).bag.errors().map((d) => d.message);
+    expect(msg("http://p:3128/x")).toEqual(["http_proxy must not have a path (expected http://[user:password@]host[:port])"]);
+    expect(msg("http://p:3128?a=b")).toEqual(["http_proxy must not have a query or fragment"]);
+    expect(msg("http://u:p%zz@p:3128")).toEqual(["http_proxy is not a URL: a `%` not followed by two hex digits"]);
+    expect(msg("file:///etc/passwd")).toEqual(["http_proxy must be an http or https URL, not file"]);
+    expect(msg("http://p:3128 ")).toEqual(["http_proxy is not a URL: character 14 (a space) is not allowed in a proxy URL"]);
+    const ok = read(params({ proxy: { http_proxy: "http://u:p%40ss@proxy.example:3128", https_proxy: "https://[2001:db8::1]:3128/", no_proxy: " .example.com, 10.0.0.0/8 ,*.svc,[::1]:80,host:8080,," } }));
+    expect(ok.bag.errors()).toEqual([]);
+    expect(ok.value?.proxy).toEqual({ httpProxy: "http://u:p%40ss@proxy.example:3128", httpsProxy: "https://[2001:db8::1]:3128/", noProxy: [".example.com", "10.0.0.0/8", "*.svc", "[::1]:80", "host:8080"] });
   });
 });
 

@@ -10,7 +10,7 @@ describe("readRegistryInstallation", () => {
     expect(bag.items).toEqual([]);
     expect(value).toEqual({
       sshCpName: "CP1", sshUsername: "ubuntu", sshPassword: "ubuntu", portNo: 5000,
-      proxy: { httpProxy: "http://user1:password1@host1:port1", httpsProxy: "https://user2:password2@host2:port2", noProxy: "192.168.246.0/24,10.0.0.1" },
+      proxy: { httpProxy: "http://user1:password1@host1:3128", httpsProxy: "https://user2:password2@host2:3129", noProxy: ["192.168.246.0/24", "10.0.0.1"] },
     });
   });
 
@@ -28,7 +28,23 @@ describe("readRegistryInstallation", () => {
   it("all problems at once", () => {
     const { value, bag } = readRegistryInstallation({ port_no: 0, proxy: { http_proxy: "a\nb" } }, { cpIds: ["CP1"] });
     expect(value).toBeUndefined();
-    expect(bag.errors().map((d) => d.code)).toEqual(["REGISTRY_SSH_CP_NAME", "REGISTRY_SSH_USERNAME", "REGISTRY_PORT_NO", "REGISTRY_PARAM_TYPE"]);
+    expect(bag.errors().map((d) => d.code)).toEqual(["REGISTRY_SSH_CP_NAME", "REGISTRY_SSH_USERNAME", "REGISTRY_PORT_NO", "REGISTRY_PROXY_URL"]);
+  });
+
+  it("proxy values are typed: the issue's payloads, Tacker's `host1:port1` placeholder and a non-http scheme are refused, naming the field, never the value", () => {
+    const { value, bag } = readRegistryInstallation({ ssh_cp_name: "CP1", ssh_username: "u", proxy: {
+      http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "',
+      https_proxy: "https://user2:S3cret@host2:port2",
+      no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+    } }, { cpIds: ["CP1"] });
+    expect(value).toBeUndefined();
+    expect(bag.errors().map((d) => [d.code, d.path])).toEqual([
+      ["REGISTRY_PROXY_URL", "additionalParams.private_registry_installation_param.proxy.http_proxy"],
+      ["REGISTRY_PROXY_URL", "additionalParams.private_registry_installation_param.proxy.https_proxy"],
+      ["REGISTRY_NO_PROXY", "additionalParams.private_registry_installation_param.proxy.no_proxy"],
+    ]);
+    expect(JSON.stringify(bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
+    expect(readRegistryInstallation({ ssh_username: "u", proxy: { http_proxy: "socks5://p:1080" } }, {}).bag.errors()[0].message).toBe("proxy.http_proxy must be an http or https URL, not socks5");
   });
 });
 

@@ -1,0 +1,2 @@
+export { parseProxyUrl, parseNoProxy, validNoProxyToken, type ProxyUrl, type NoProxyToken, type Parsed } from "./proxy-values";
+export { aptProxyConf, proxyDropIn, proxyFileFields, systemdQuote, type ProxySettings } from "./proxy-files";
