@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { isDebianPackageName, isDebianVersion } from "../components/host-files";
 import { stableUuid } from "../components/stable-id";
 import { DiagnosticBag, type SourceLocation } from "../translators/diagnostics";
 import { planComponentGraph } from "../translators/graph/to-component-graph";
@@ -222,6 +223,12 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     }
     if (key === "kubernetes_version" && !/^v?1\.\d+\.\d+$/.test(v)) {
       bag.error("CONFIG_BAD_VALUE", `cluster.kubernetes_version ${v} is not 1.x.y`, at(["cluster", key]));
+      ok = false;
+    } else if (key === "containerd_package" && !isDebianPackageName(v)) {
+      bag.error("CONFIG_BAD_VALUE", "cluster.containerd_package is not a Debian package name (lower-case letters, digits, + . -, starting with a letter or digit)", at(["cluster", key]));
+      ok = false;
+    } else if (kind === "version" && key !== "kubernetes_version" && !isDebianVersion(v)) {
+      bag.error("CONFIG_BAD_VALUE", `cluster.${key} is not a Debian package version ([epoch:]upstream[-revision], the upstream part starting with a digit)`, at(["cluster", key]));
       ok = false;
     } else if (key === "sandbox_image" && (!/:[^/]+$/.test(v) || v.endsWith(":latest"))) {
       bag.error("CONFIG_BAD_VALUE", `cluster.sandbox_image ${v} must be pinned (name:tag, not latest)`, at(["cluster", key]));

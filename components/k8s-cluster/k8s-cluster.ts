@@ -12,6 +12,7 @@ import { VmVnf } from "../vnf/vm-vnf";
 import { APISERVER_PORT, FRONTEND_PORT } from "./config/haproxy";
 import { NodeCommands, type NodeAddresses } from "./node-commands";
 import { planK8sCluster, type ClusterServerGroups, type K8sClusterPlan } from "./plan";
+import { isDebianPackageName, isDebianVersion } from "../host-files";
 import { clusterRegistries } from "./registries";
 import { parseKeyValues } from "./stdin";
 
@@ -203,6 +204,11 @@ function checkArgs(args: K8sClusterArgs, plan: K8sClusterPlan): void {
   const v = args.versions ?? ({} as K8sVersions);
   for (const k of ["kubernetes", "kubernetesPackage", "containerdPackage"] as const) if (!v[k]) bad(`versions.${k}`, `versions.${k} is required: every installed version is pinned`);
   if (v.kubernetes && !/^v?1\.\d+\.\d+$/.test(v.kubernetes)) bad("versions.kubernetes", `versions.kubernetes ${v.kubernetes} is not 1.x.y`);
+  // Each becomes one `apt-get install name=version` argument: Debian's grammar, so never an apt option.
+  if (v.containerdPackageName !== undefined && !isDebianPackageName(v.containerdPackageName)) bad("versions.containerdPackageName", "versions.containerdPackageName is not a Debian package name");
+  for (const k of ["kubernetesPackage", "containerdPackage", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"] as const) {
+    if (v[k] && !isDebianVersion(v[k])) bad(`versions.${k}`, `versions.${k} is not a Debian package version`);
+  }
   if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest")) bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
   if (plan.labelWorkers && !args.placement) bad("placement", `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`);
   if (problems.length > 0) throw new DiagnosticError("invalid nfv:k8s:Cluster arguments", problems);

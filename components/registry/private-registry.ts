@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
-import { proxyFileFields } from "../host-files";
+import { isDebianVersion, proxyFileFields } from "../host-files";
 import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
 import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
@@ -224,6 +224,11 @@ function checkArgs(args: PrivateRegistryArgs): RegistryInstallation {
   if (args.mode !== undefined && args.mode !== "container" && args.mode !== "native") bag.error("REGISTRY_MODE", `mode must be container or native, got ${String(args.mode)}`, { path: "mode" });
   if (args.registryImage !== undefined && (!args.registryImage.includes(":") || args.registryImage.endsWith(":latest"))) {
     bag.error("REGISTRY_IMAGE", `registryImage ${args.registryImage} must be pinned (name:tag, not latest)`, { path: "registryImage" });
+  }
+  // Each becomes one `apt-get install` argument: Debian's version grammar, so never an apt option.
+  for (const k of ["dockerPackageVersion", "registryPackageVersion"] as const) {
+    const v = args[k];
+    if (v !== undefined && !isDebianVersion(v)) bag.error("REGISTRY_PACKAGE_VERSION", `${k} is not a Debian package version`, { path: k });
   }
   bag.throwIfErrors("invalid private registry parameters");
   // The VNF's own checks (cpdId, levels, …) too, so that nothing is registered when they fail.

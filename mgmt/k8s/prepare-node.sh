@@ -114,6 +114,8 @@ main() {
   require NODE_NAME KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE_VERSION
   check_instance
   [[ "$NODE_NAME" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] || die "NODE_NAME $NODE_NAME is not a DNS label"
+  local p
+  for p in "$CONTAINERD_PACKAGE=$CONTAINERD_PACKAGE_VERSION" "kubelet=$KUBERNETES_PACKAGE_VERSION" "${EXTRA_PACKAGES[@]}"; do check_pin "${p%%=*}" "${p#*=}"; done
   mkdir -p "$STATE_DIR"
   set_hostname
   write_hosts

@@ -170,3 +170,15 @@ KEEPALIVED_CONF=$'vrrp_instance k8s_api {\n    interface @NODE_NIC@\n}'
   [ "$status" -ne 0 ]
   [[ "$output" == *"no interface holds 10.99.0.1"* ]]
 }
+
+@test "prepare-node: a package name or version outside Debian's grammar is refused before anything changes (never an apt option)" {
+  run run_script prepare-node.sh "${PREPARE[@]}" "CONTAINERD_PACKAGE=-oDPkg::Pre-Invoke::=id"
+  [ "$status" -ne 0 ]; [[ "$output" == *"is not a Debian package name"* ]]
+  run run_script prepare-node.sh NODE_NAME=k8s-workernode-0 KUBERNETES_PACKAGE_VERSION="1.30 -oAPT::X=1" CONTAINERD_PACKAGE_VERSION=1.7.24-1
+  [ "$status" -ne 0 ]; [[ "$output" == *"the version of kubelet is not a Debian package version"* ]]
+  run run_script prepare-node.sh "${PREPARE[@]}" "EXTRA_PACKAGES=etcd-client=-1"
+  [ "$status" -ne 0 ]; [[ "$output" == *"the version of etcd-client is not a Debian package version"* ]]
+  [ ! -s "$STUB_LOG" ]
+  run run_script prepare-node.sh "${PREPARE[@]}" CONTAINERD_PACKAGE=containerd.io "EXTRA_PACKAGES=etcd-client=1:3.4.30-1+deb12u1~bpo"
+  [ "$status" -eq 0 ]
+}

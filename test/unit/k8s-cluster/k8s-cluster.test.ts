@@ -244,6 +244,9 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
 
   it("bad input is refused before anything is registered: unpinned versions, a bad CIDR, an unknown CP", () => {
     expect(() => build(SEED, { versions: { kubernetes: "1.30.14" }, sandboxImage: "pause:latest" })).toThrow(/versions.kubernetesPackage is required[\s\S]*sandboxImage must be a pinned image/);
+    // One apt argument each: Debian's grammar, so never an option.
+    expect(() => build(SEED, { versions: { ...VERSIONS, containerdPackageName: "-oDPkg::Pre-Invoke::=id", haproxyPackage: "1 -oX=1" } }))
+      .toThrow(/versions.containerdPackageName is not a Debian package name[\s\S]*versions.haproxyPackage is not a Debian package version/);
     const req = k8sRequest(SEED);
     Object.assign((req.additionalParams!.k8s_cluster_installation_param as Record<string, Record<string, unknown>>).master_node, { pod_cidr: "10.199.0.0/16", nic_cp_name: "nope_CP" });
     expect(() => new mod.K8sCluster("k8s", { flavours: pkg.flavours, request: req, provider, versions: VERSIONS, sandboxImage: "r/pause:3.9" }))
