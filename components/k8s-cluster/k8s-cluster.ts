@@ -50,7 +50,7 @@ export interface K8sClusterArgs {
   cniManifest?: string;
   /** An apt sources.list for the mirror the packages come from; default the VMs' own sources. */
   aptSource?: string;
-  /** Package root: `certificate_path` files are read from it. */
+  /** The package directory: the files the parameters name (`certificate_path`, `helm_installation_script_path`) are read through its package source, regular files inside it only. */
   packageDir?: string;
   /** `k8s_cluster_installation_param`; default `request.additionalParams.k8s_cluster_installation_param`. */
   installationParam?: Record<string, unknown>;
@@ -160,7 +160,7 @@ export class K8sCluster extends pulumi.ComponentResource {
         resolveServer(this.vnf.servers[n.vnfcId].id);
       });
     }
-    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.packageDir, args.registries));
+    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.registries));
     const healSteps = cmds.healSteps();
 
     this.vnf = new VmVnf(vnfName, {

@@ -17,7 +17,7 @@
  * as a secret stdin. Command strings carry nothing but script paths.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
@@ -122,8 +122,8 @@ export class NodeCommands {
       const triggers = [...this.masters.map((m) => m.healGeneration), ...this.masters.map((m) => this.addr[m.vnfcId].serverId)];
       for (const m of this.masters) this.run(`${m.vnfcId}-lb`, m, "configure-lb.sh", this.lbStdin(m), { dependsOn: [init, ...masterJoins], triggers });
     }
-    const helm = this.plan.installation.helmInstallationScriptPath;
-    if (helm) for (const m of this.masters) this.installHelm(m, helm, inCluster.get(m.vnfcId)!);
+    const inst = this.plan.installation;
+    if (inst.helmInstallationScriptPath && inst.helmInstallationScript) for (const m of this.masters) this.installHelm(m, inst.helmInstallationScriptPath, inst.helmInstallationScript, inCluster.get(m.vnfcId)!);
     return init;
   }
 
@@ -200,14 +200,13 @@ export class NodeCommands {
    * copied next to the mgmt scripts and run by install-helm.sh. Again on a new server (heal) and
    * when the script changes.
    */
-  private installHelm(m: PlannedNode, script: string, after: pulumi.Resource): void {
-    const local = path.join(this.args.packageDir!, script);
+  private installHelm(m: PlannedNode, script: string, content: Buffer, after: pulumi.Resource): void {
     const remote = `${REMOTE_SCRIPTS}/package-${path.basename(script)}`;
     const serverId = this.addr[m.vnfcId].serverId;
     const n = `${this.name}-${m.vnfcId}-copy-helm-script`;
-    const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.FileAsset(local), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
+    const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.StringAsset(content.toString("utf8")), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
     this.all.set(n, copy);
-    const digest = createHash("sha256").update(readFileSync(local)).digest("hex");
+    const digest = createHash("sha256").update(content).digest("hex");
     const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyEnv(this.proxySettings(ips, vip, regs))]));
     this.run(`${m.vnfcId}-helm`, m, "install-helm.sh", stdin, { dependsOn: [copy], triggers: [serverId, digest] });
   }

@@ -124,7 +124,6 @@ export class PrivateRegistry extends pulumi.ComponentResource {
     super("nfv:registry:PrivateRegistry", name, {}, opts);
     this.installation = installation;
     const mode = args.mode ?? "container";
-    const packageDir = args.vnf?.packageDir ?? args.host?.packageDir;
     const tls = args.tls ? pulumi.all([args.tls.certificate, args.tls.privateKey]) : pulumi.output<[string, string] | undefined>(undefined);
     const auth = args.auth ? pulumi.all([args.auth.username, args.auth.password]) : pulumi.output<[string, string] | undefined>(undefined);
     const storageGib = args.vnf ? args.vnf.storageGib ?? 20 : 0;
@@ -133,7 +132,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       MODE: mode,
       PORT: String(installation.portNo),
       REGISTRY_IMAGE: mode === "container" ? args.registryImage ?? "registry:2.8.3" : undefined,
-      IMAGE_TARBALL: installation.imagePath && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
+      IMAGE_TARBALL: installation.imageFile && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
       DOCKER_PACKAGE_VERSION: args.dockerPackageVersion,
       REGISTRY_PACKAGE_VERSION: args.registryPackageVersion,
       ...proxyFileFields({ ...installation.proxy, noProxy: installation.proxy.noProxy?.join(",") }),
@@ -143,7 +142,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       AUTH_PASSWORD: a?.[1],
       STORAGE_VOLUME_ID: storageGib > 0 ? `\${volume:${STORAGE_ID}}` : undefined,
     })));
-    const files: HookFile[] = installation.imagePath && mode === "container" ? [{ source: path.join(packageDir!, installation.imagePath), remotePath: REMOTE_IMAGE_TARBALL }] : [];
+    const files: HookFile[] = installation.imageFile && mode === "container" ? [{ source: installation.imageFile, remotePath: REMOTE_IMAGE_TARBALL }] : [];
 
     let host: pulumi.Output<string>;
     if (args.vnf) {

@@ -1,4 +1,7 @@
 /** private_registry_installation_param as Tacker's guide writes it: pure checks. */
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRegistryInstallation, registryStdin } from "../../../components/registry/params";
 import { request } from "../vnf/vnf-mocks";
@@ -45,6 +48,21 @@ describe("readRegistryInstallation", () => {
     ]);
     expect(JSON.stringify(bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
     expect(readRegistryInstallation({ ssh_username: "u", proxy: { http_proxy: "socks5://p:1080" } }, {}).bag.errors()[0].message).toBe("proxy.http_proxy must be an http or https URL, not socks5");
+  });
+});
+
+describe("image_path", () => {
+  it("a regular file of the package directory; a symbolic link, a directory or a path outside is refused at the field", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "reg-pkg-"));
+    mkdirSync(path.join(dir, "Files/dir.tar"), { recursive: true });
+    writeFileSync(path.join(dir, "Files/image.tar"), "tar");
+    writeFileSync(path.join(dir, "operator.tar"), "not the package's");
+    symlinkSync(path.join(dir, "operator.tar"), path.join(dir, "Files/linked.tar"));
+    const at = (image_path: string) => readRegistryInstallation({ ssh_username: "u", image_path }, { packageDir: dir });
+    expect(at("Files/./image.tar").value?.imageFile).toBe(path.join(dir, "Files/image.tar"));
+    expect(at("Files/linked.tar").bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([["REGISTRY_IMAGE_PATH", "additionalParams.private_registry_installation_param.image_path", "image_path Files/linked.tar is a symbolic link or not a regular file; a package file must be a regular file inside the package"]]);
+    expect(at("Files/dir.tar").bag.errors().map((d) => d.message)).toEqual([`image_path Files/dir.tar is not a file of the package ${dir}`]);
+    expect(at("../x.tar").bag.errors().map((d) => d.message)).toEqual(["image_path ../x.tar must be a path inside the package"]);
   });
 });
 

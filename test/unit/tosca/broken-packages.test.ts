@@ -1,5 +1,7 @@
 /** Every broken package (see broken-fixtures.ts) produces its error code at the position of the change. */
-import { join } from "node:path";
+import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../../translators/diagnostics";
 import { translatePackage, translateSource } from "../../../translators/tosca/translate";
@@ -39,6 +41,17 @@ describe("broken packages", () => {
   it("zip entry that is a symbolic link: PKG_ZIP_ESCAPE", async () => {
     const result = await translatePackage(join(FIXTURES, "zip-symlink.zip"));
     expect(only(result.diagnostics, "PKG_ZIP_ESCAPE").message).toContain("symbolic link");
+  });
+
+  it("a symbolic link in a package directory: not followed, and `nfv validate` says so (PKG_NOT_REGULAR, warning, naming the file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pkg-link-"));
+    cpSync(join(FIXTURES, "base"), dir, { recursive: true });
+    writeFileSync(join(dir, "..", `${basename(dir)}-operator.crt`), "operator's CA");
+    symlinkSync(join(dir, "..", `${basename(dir)}-operator.crt`), join(dir, "Files-ca.crt"));
+    const result = await translatePackage(dir);
+    expect(result.diagnostics.filter((d) => d.code === "PKG_NOT_REGULAR")).toEqual([
+      expect.objectContaining({ severity: "warning", file: join(dir, "Files-ca.crt"), message: expect.stringContaining("Files-ca.crt is a symbolic link or not a regular file") }),
+    ]);
   });
 
   it("the same package as a valid zip translates", async () => {

@@ -50,6 +50,8 @@ export function readPackageSource(source: PackageSource): ReadPackage {
   const diagnostics: Diagnostic[] = [];
   const artifacts: ArtifactEntry[] = [];
   const files = source.list();
+  // Not followed, so not part of the package: said, because a parameter may name one.
+  for (const f of source.skipped()) diagnostics.push({ severity: "warning", code: "PKG_NOT_REGULAR", message: `${f} is a symbolic link or not a regular file: it is not part of the package, and a parameter naming it is refused`, file: source.display(f) });
   let entry: string | undefined;
   const metaText = source.read(TOSCA_META)?.toString("utf8");
   if (metaText !== undefined) {
