@@ -14,7 +14,8 @@
  *   whole heal (every server new): all of the above again, init included
  *
  * Join credentials and init outputs are secret Command outputs (stdout); they reach the joining node
- * as a secret stdin. Command strings carry nothing but script paths.
+ * as a secret stdin; a credential step that fails shows its stderr only (stdoutOnSuccess). Command
+ * strings carry nothing but script paths.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -32,7 +33,7 @@ import { noProxy } from "./config/no-proxy";
 import type { K8sClusterArgs } from "./k8s-cluster";
 import type { RegistryConnection } from "./params";
 import type { K8sClusterPlan, PlannedNode } from "./plan";
-import { b64, parseKeyValues, registryFields, stdinLines, type StdinField } from "./stdin";
+import { b64, parseKeyValues, registryFields, stdinLines, stdoutOnSuccess, type StdinField } from "./stdin";
 
 /** The scripts, from the sources or next to `dist/` (tsc copies no .sh). */
 export const SCRIPTS_DIR = [path.join(__dirname, "../../mgmt/k8s"), path.join(__dirname, "../../../mgmt/k8s")].find((p) => existsSync(p)) ?? path.join(__dirname, "../../mgmt/k8s");
@@ -279,7 +280,8 @@ export class NodeCommands {
   /** A script run over SSH on node `on`; stdin always secret; `secretStdout` for credentials. */
   private run(step: string, on: PlannedNode, script: string, stdin: pulumi.Input<string>, o: { dependsOn?: pulumi.Resource[]; triggers?: unknown[]; secretStdout?: boolean; onDelete?: boolean }): command.remote.Command {
     const n = `${this.name}-${step}`;
-    const line = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
+    const run = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
+    const line = o.secretStdout ? stdoutOnSuccess(run) : run;
     const c = new command.remote.Command(n, {
       connection: this.conn(on),
       ...(o.onDelete ? { delete: line } : { create: line }),

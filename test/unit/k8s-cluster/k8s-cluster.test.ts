@@ -92,8 +92,13 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(deps.get("k8s-workerNode-1-drain")).toEqual(["k8s-workerNode-1-join"]);
     expect(deps.get("k8s-masterNode-0-lb")).toEqual(["k8s-init"]);
     // Command lines hold the script path only; every stdin is secret.
+    // Credential steps keep their stdout on the node unless they succeed (stdoutOnSuccess).
+    const credentialSteps = ["k8s-init", "k8s-workerNode-0-join-credentials", "k8s-workerNode-1-join-credentials"];
     for (const r of registered.filter((x) => x.type === "command:remote:Command")) {
-      expect(String(r.inputs.create ?? r.inputs.delete), r.name).toMatch(/^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/);
+      const line = String(r.inputs.create ?? r.inputs.delete);
+      expect(line, r.name).toMatch(credentialSteps.includes(r.name)
+        ? /^out="\$\(sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/(init-master|join-credentials)\.sh\)" && printf '%s\\n' "\$out"$/
+        : /^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/);
       expect(isSecretValue(r.inputs.stdin), r.name).toBe(true);
     }
     expect(one("k8s-workerNode-0-drain").inputs.create).toBeUndefined();
