@@ -150,7 +150,7 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
     try {
       value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
     } catch (err) {
-      diagnostics.error("YAML_ALIAS_LIMIT", `alias expansion refused: ${(err as Error).message}`, { file });
+      diagnostics.error("YAML_ALIAS_LIMIT", `alias expansion refused: ${aliasProblem(err as Error, limits)}`, { file });
       continue;
     }
     documents.push(new LocatedDocument(file, doc, value, lines));
@@ -272,4 +272,14 @@ function maxNodeDepth(root: unknown): { depth: number; offset: number } {
     // Aliases are not followed here: their expansion is bounded by maxAliasCount when values are built.
   }
   return { depth: max, offset };
+}
+
+/**
+ * The parser's alias messages quote the alias text (`Unresolved alias …: S3cret`), and a value the
+ * user meant literally (`password: *S3cret`) may be a secret: say what is wrong, never the text.
+ */
+function aliasProblem(err: Error, limits: YamlLimits): string {
+  if (err.message.startsWith("Unresolved alias")) return "an alias (`*name`) names no anchor defined before it; quote a value that starts with `*`";
+  if (err.message.startsWith("Excessive alias count")) return `more than ${limits.maxAliasCount} alias expansions`;
+  return "the aliases cannot be expanded";
 }
