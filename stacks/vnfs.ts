@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { isDebianPackageName, isDebianVersion } from "../components/host-files";
+import { checkFile } from "../translators/user-file";
 import { stableUuid } from "../components/stable-id";
 import { DiagnosticBag, type SourceLocation } from "../translators/diagnostics";
 import { planComponentGraph } from "../translators/graph/to-component-graph";
@@ -124,7 +125,8 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
     for (const key of Object.keys(value)) {
       if (!ENTRY_KEYS.includes(key)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}' (expected one of ${ENTRY_KEYS.join(", ")})`, at([key], true));
     }
-    const file = (key: string): string | undefined => {
+    // A package is a directory, a zip or a VNFD; everything else named here is a regular file.
+    const file = (key: string, directoryToo = false): string | undefined => {
       const v = value[key];
       if (v === undefined) return undefined;
       if (typeof v !== "string") {
@@ -132,7 +134,8 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
         return undefined;
       }
       const resolved = path.resolve(projectRoot, v);
-      if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `${key} ${resolved} does not exist`, at([key]));
+      if (!directoryToo) checkFile(resolved, key, at([key]), bag);
+      else if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `${key} ${resolved} does not exist`, at([key]));
       return resolved;
     };
     const entry: VnfEntry = { name, vnfInstanceId: typeof value.vnf_instance_id === "string" ? value.vnf_instance_id : stableUuid("vnf", stack, name) };
@@ -144,7 +147,7 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       if (typeof vim !== "string" || !vimTypes.has(vim)) {
         bag.error("CONFIG_UNKNOWN_VIM", vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`, at(["vim"]));
       } else entry.vim = vim;
-      entry.packagePath = file("package");
+      entry.packagePath = file("package", true);
       if (value.package === undefined) bag.error("CONFIG_MISSING_FIELD", "package is required (a VNF package directory or zip)", at([]));
       entry.requestPath = file("instantiate_request");
       if (value.instantiate_request === undefined) bag.error("CONFIG_MISSING_FIELD", "instantiate_request is required (a Tacker InstantiateVnfRequest file)", at([]));
@@ -242,10 +245,7 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
       continue;
     } else if (kind === "file") {
       const resolved = path.resolve(projectRoot, v);
-      if (!existsSync(resolved)) {
-        bag.error("CONFIG_FILE_MISSING", `cluster.${key} ${resolved} does not exist`, at(["cluster", key]));
-        ok = false;
-      }
+      if (checkFile(resolved, `cluster.${key}`, at(["cluster", key]), bag)) ok = false;
       out[field] = resolved;
       continue;
     }
@@ -270,16 +270,16 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   if (withAddress && !str("address")) bag.error("CONFIG_MISSING_FIELD", "host.address is required", at([key]));
   if (!str("user")) bag.error("CONFIG_MISSING_FIELD", `${key}.user is required`, at([key]));
   const keyFile = str("private_key_file");
-  if (keyFile !== undefined && !existsSync(keyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.private_key_file ${keyFile} does not exist`, at([key, "private_key_file"]));
+  if (keyFile !== undefined) checkFile(keyFile, `${key}.private_key_file`, at([key, "private_key_file"]), bag);
   // A host key file (e.g. the host's ssh_host_ed25519_key.pub) for hosts whose key is made at setup.
   const hostKeyFile = str("host_key_file");
   let hostKey = str("host_key");
   if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
-  else if (hostKeyFile !== undefined && !existsSync(hostKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.host_key_file ${hostKeyFile} does not exist`, at([key, "host_key_file"]));
+  else if (hostKeyFile !== undefined && checkFile(hostKeyFile, `${key}.host_key_file`, at([key, "host_key_file"]), bag)) hostKey = undefined;
   else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
   const publicKeyFile = str("public_key_file");
   let publicKey: string | undefined;
-  if (publicKeyFile !== undefined && !existsSync(publicKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.public_key_file ${publicKeyFile} does not exist`, at([key, "public_key_file"]));
+  if (publicKeyFile !== undefined && checkFile(publicKeyFile, `${key}.public_key_file`, at([key, "public_key_file"]), bag)) publicKey = undefined;
   else if (publicKeyFile !== undefined) publicKey = readFileSync(publicKeyFile, "utf8").trim();
   if (raw.port !== undefined && !(Number.isInteger(raw.port) && (raw.port as number) >= 1 && (raw.port as number) <= 65535)) {
     bag.error("CONFIG_BAD_VALUE", `${key}.port must be 1-65535`, at([key, "port"]));

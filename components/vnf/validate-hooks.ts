@@ -1,7 +1,7 @@
 /** Checks of the VmVnf arguments that the plan does not cover (hooks, SSH, images); throws one error listing all. */
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
+import { unreadableFile } from "../../translators/user-file";
 import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
 import type { VmVnfArgs } from "./vm-vnf";
 
@@ -31,11 +31,13 @@ export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
   }
   hooks.forEach((h, i) => {
     if (!(LCM_OPERATIONS as readonly string[]).includes(h.operation)) bag.error("VNF_HOOK_OPERATION", `hook \`${h.operation}\` is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, { path: `hooks[${i}].operation` });
-    if (!existsSync(h.script)) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} does not exist`, { path: `hooks[${i}].script` });
+    const scriptProblem = unreadableFile(h.script);
+    if (scriptProblem) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} ${scriptProblem}`, { path: `hooks[${i}].script` });
     for (const v of h.vdus ?? []) if (!vduIds.includes(v)) bag.error("VNF_UNKNOWN_VDU", `hook \`${h.operation}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``, { path: `hooks[${i}].vdus` });
   });
   files.forEach((f, i) => {
-    if (!existsSync(f.source)) bag.error("VNF_FILE_MISSING", `file ${f.source} does not exist`, { path: `files[${i}].source` });
+    const fileProblem = unreadableFile(f.source);
+    if (fileProblem) bag.error("VNF_FILE_MISSING", `file ${f.source} ${fileProblem}`, { path: `files[${i}].source` });
     if (!f.remotePath.startsWith("/")) bag.error("VNF_FILE_REMOTE_PATH", `remotePath ${f.remotePath} must be absolute`, { path: `files[${i}].remotePath` });
   });
   if (args.images === "upload") {
@@ -43,7 +45,7 @@ export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
     else {
       for (const v of plan.vdus) {
         if (!v.imageName) continue;
-        if (!v.imageFile || !existsSync(path.join(args.packageDir, v.imageFile))) {
+        if (!v.imageFile || unreadableFile(path.join(args.packageDir, v.imageFile))) {
           bag.error("VNF_IMAGE_MISSING", `VDU \`${v.vduId}\`: image file ${v.imageFile ?? "(none declared)"} is not in the package ${args.packageDir}`, { path: "images" });
         }
       }

@@ -114,6 +114,30 @@ describe("vnfs in a stack config", () => {
     expect(registered).toEqual([]);
   });
 
+  it("a user-named path that is a directory (hook, instantiate_request, SSH keys, vim file:) is refused, located, naming the field; nothing registered", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
+    setConfig(
+      { core: OS_VIM, lab: { file: dir } },
+      {
+        hw: {
+          vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: dir,
+          ssh: { cp: "CP1", user: "ubuntu", private_key_file: dir, public_key_file: dir }, hooks: { instantiate_end: dir },
+        },
+      },
+    );
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vims.lab.file", `vim-config file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.instantiate_request", `instantiate_request ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.private_key_file", `ssh.private_key_file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.public_key_file", `ssh.public_key_file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.hooks.instantiate_end", `hooks.instantiate_end ${dir} is a directory, not a file`],
+    ]);
+    await settle();
+    expect(registered).toEqual([]);
+    rmSync(dir, { recursive: true });
+  });
+
   it("refuses a VM-based package on a Kubernetes VIM", async () => {
     setConfig({ edge: K8S_VIM }, { hw: { vim: "edge", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
     const err = await failure();
