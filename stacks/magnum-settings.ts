@@ -49,7 +49,7 @@ const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
 };
 
 /** Structural checks of `magnum_clusters`; the values' meaning is checked by MagnumCluster itself. */
-export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag): MagnumEntry[] {
+export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): MagnumEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "magnum_clusters must be a mapping of cluster name to its settings", locate([]));
@@ -64,7 +64,8 @@ export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, l
       continue;
     }
     const { vim, ...rest } = value;
-    if (typeof vim !== "string" || vimTypes.get(vim) !== "openstack") {
+    // A refused VIM has its own error; naming it is not a second one.
+    if ((typeof vim !== "string" || vimTypes.get(vim) !== "openstack") && !(typeof vim === "string" && refusedVims.has(vim))) {
       const why = typeof vim !== "string" ? "vim is required" : vimTypes.has(vim) ? `vim '${vim}' is of type ${vimTypes.get(vim)}; Magnum runs on an OpenStack VIM` : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
       bag.error(typeof vim === "string" && vimTypes.has(vim) ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM", why, at(typeof vim === "string" ? ["vim"] : []));
     }

@@ -103,13 +103,14 @@ const SERVER_GROUP_VALUES: readonly string[] = [...SERVER_GROUP_POLICIES, "none"
 const PRIVATE_REGISTRIES = "private_registries";
 const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
 
+const MAX_VNF_NAME = 128;
 const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
 
 /** Structural checks of `vnfs` (sync): keys, types, the VIM named, files that must exist. */
-export function readVnfEntries(raw: unknown, stack: string, projectRoot: string, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag): VnfEntry[] {
+export function readVnfEntries(raw: unknown, stack: string, projectRoot: string, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): VnfEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "vnfs must be a mapping of VNF name to its settings", locate([]));
@@ -122,6 +123,8 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       bag.error("CONFIG_BAD_TYPE", `VNF '${name}' must be a mapping`, at([]));
       continue;
     }
+    // Every OpenStack name starts with it (`<vnf>-<vnfc>-<cp>`), and OpenStack stops at 255 characters.
+    if (name.length > MAX_VNF_NAME) bag.error("CONFIG_BAD_VALUE", `the VNF name is ${name.length} characters; at most ${MAX_VNF_NAME} (OpenStack names built from it stop at 255)`, at([], true));
     for (const key of Object.keys(value)) {
       if (!ENTRY_KEYS.includes(key)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}' (expected one of ${ENTRY_KEYS.join(", ")})`, at([key], true));
     }
@@ -144,9 +147,11 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       entry.host = login(value.host, at, bag, true) as VnfEntry["host"];
       if (value.package !== undefined || vim !== undefined) bag.error("CONFIG_MIXED_VNF", "host: deploys on an existing host; it takes no package or vim", at(["host"], true));
     } else {
-      if (typeof vim !== "string" || !vimTypes.has(vim)) {
+      // A refused VIM has its own error; naming it is not a second one.
+      const refused = typeof vim === "string" && refusedVims.has(vim);
+      if (!refused && (typeof vim !== "string" || !vimTypes.has(vim))) {
         bag.error("CONFIG_UNKNOWN_VIM", vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`, at(["vim"]));
-      } else entry.vim = vim;
+      } else if (!refused) entry.vim = vim as string;
       entry.packagePath = file("package", true);
       if (value.package === undefined) bag.error("CONFIG_MISSING_FIELD", "package is required (a VNF package directory or zip)", at([]));
       entry.requestPath = file("instantiate_request");
@@ -277,6 +282,10 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
   else if (hostKeyFile !== undefined && checkFile(hostKeyFile, `${key}.host_key_file`, at([key, "host_key_file"]), bag)) hostKey = undefined;
   else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
+  // The provider then accepts whatever key answers: stdin (passwords, join tokens) goes to that host.
+  if (hostKey === undefined && hostKeyFile === undefined) {
+    bag.warning("CONFIG_NO_HOST_KEY", `${key} has no host_key or host_key_file: the host's SSH key is not checked, so whoever answers at its address gets the commands and their secrets`, at([key]));
+  }
   const publicKeyFile = str("public_key_file");
   let publicKey: string | undefined;
   if (publicKeyFile !== undefined && checkFile(publicKeyFile, `${key}.public_key_file`, at([key, "public_key_file"]), bag)) publicKey = undefined;

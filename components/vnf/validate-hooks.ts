@@ -5,8 +5,16 @@ import { unreadableFile } from "../../translators/user-file";
 import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
 import type { VmVnfArgs } from "./vm-vnf";
 
-export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
+/** Nova, Neutron and Cinder refuse longer names (255 characters), but only once earlier resources exist. */
+export const MAX_OPENSTACK_NAME = 255;
+
+export function validateHooks(name: string, plan: VmVnfPlan, args: VmVnfArgs): void {
   const bag = new DiagnosticBag();
+  const names = plan.vnfcs.flatMap((v) => [`${name}-${v.id}`, ...v.ports.map((p) => `${name}-${v.id}-${p.cpId}`), ...v.volumes.map((vol) => `${name}-${v.id}-${vol.storageId}`)]);
+  const longest = names.reduce((a, b) => (b.length > a.length ? b : a), "");
+  if (longest.length > MAX_OPENSTACK_NAME) {
+    bag.error("VNF_NAME_TOO_LONG", `the OpenStack name ${longest.slice(0, 40)}… would be ${longest.length} characters; OpenStack allows ${MAX_OPENSTACK_NAME}: use a shorter VNF name`, { path: "name" });
+  }
   const flavour = args.flavours.find((f) => f.id === plan.flavourId)!;
   const vduIds = plan.vdus.map((v) => v.vduId);
   const hooks = args.hooks ?? [];

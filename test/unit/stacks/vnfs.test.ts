@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
 
@@ -82,6 +82,38 @@ describe("vnfs in a stack config", () => {
     expect(e.diagnostics.map((d) => d.code)).toEqual(["CONFIG_MIXED_KEYS"]);
     setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", host_key_file: "/nonexistent/key.pub" } } });
     expect((await failure()).diagnostics.map((d) => d.message)).toEqual(["host.host_key_file /nonexistent/key.pub does not exist"]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("ssh without host_key or host_key_file: a warning at the key (the host is not verified); none with a pinned key", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn");
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { port_no: 5000 } } });
+    await program.deployStack();
+    await settle();
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("CONFIG_NO_HOST_KEY"))).toEqual([
+      expect.stringMatching(/^pulumi-nfv:vnfs\.registry\.host: warning CONFIG_NO_HOST_KEY: host has no host_key or host_key_file/),
+    ]);
+    warn.mockClear();
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, mode: "native", installation_param: { port_no: 5000 } } });
+    await program.deployStack();
+    expect(warn.mock.calls.some((c) => String(c[0]).includes("CONFIG_NO_HOST_KEY"))).toBe(false);
+    warn.mockRestore();
+  });
+
+  it("a VIM with an error: only its own error, not 'vim ... is not one of the stack's vims' on each VNF naming it", async () => {
+    setConfig({ core: { ...OS_VIM, auth_url: "not a url" } }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("a VNF name too long for the OpenStack names built from it is refused at its key; VmVnf checks the exact names too", async () => {
+    const long = "v".repeat(300);
+    setConfig({ core: OS_VIM }, { [long]: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([["CONFIG_BAD_VALUE", `pulumi-nfv:vnfs.${long}`, "the VNF name is 300 characters; at most 128 (OpenStack names built from it stop at 255)"]]);
     await settle();
     expect(registered).toEqual([]);
   });

@@ -102,6 +102,8 @@ describe("bad input: one clear error each, nothing registered", () => {
     "VNF_IMAGE_MISSING", /VDU `VDU1`: image file Files\/images\/cirros-0.5.2-x86_64-disk.img is not in the package/));
   it("hooks without SSH", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json"), hooks: [{ operation: "instantiate_end", script: __filename }] }),
     "VNF_HOOK_NO_SSH", /no `ssh` access/));
+  it("a name that makes an OpenStack name longer than 255 characters (Nova refuses it only once earlier resources exist)", () => oneError(() => new vnf.VmVnf("n".repeat(250), { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json") }),
+    "VNF_NAME_TOO_LONG", /would be 2\d\d characters; OpenStack allows 255/));
   it("a hook script that is a directory (existsSync let it through, to fail later as EISDIR)", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" }, hooks: [{ operation: "instantiate_end", script: __dirname }] }),
     "VNF_HOOK_SCRIPT", /hook script .* is a directory, not a file/));
 });
