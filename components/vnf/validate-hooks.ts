@@ -39,6 +39,9 @@ export function validateHooks(name: string, plan: VmVnfPlan, args: VmVnfArgs): v
   }
   hooks.forEach((h, i) => {
     if (!(LCM_OPERATIONS as readonly string[]).includes(h.operation)) bag.error("VNF_HOOK_OPERATION", `hook \`${h.operation}\` is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, { path: `hooks[${i}].operation` });
+    // Every script is copied to REMOTE_DIR under its basename: two different ones would overwrite each other.
+    const twin = hooks.find((o) => o.script !== h.script && path.basename(o.script) === path.basename(h.script));
+    if (twin && hooks.indexOf(twin) < i) bag.error("VNF_HOOK_SCRIPT", `hook scripts ${twin.script} and ${h.script} have the same name ${path.basename(h.script)}: both would be copied to the same file on the VM; rename one`, { path: `hooks[${i}].script` });
     const scriptProblem = unreadableFile(h.script);
     if (scriptProblem) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} ${scriptProblem}`, { path: `hooks[${i}].script` });
     for (const v of h.vdus ?? []) if (!vduIds.includes(v)) bag.error("VNF_UNKNOWN_VDU", `hook \`${h.operation}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``, { path: `hooks[${i}].vdus` });

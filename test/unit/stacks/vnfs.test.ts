@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -165,6 +165,21 @@ describe("vnfs in a stack config", () => {
       ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.public_key_file", `ssh.public_key_file ${dir} is a directory, not a file`],
       ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.hooks.instantiate_end", `hooks.instantiate_end ${dir} is a directory, not a file`],
     ]);
+    await settle();
+    expect(registered).toEqual([]);
+    rmSync(dir, { recursive: true });
+  });
+
+  it("two hooks with the same file name are refused at the second (one would overwrite the other on the VM)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-hooks-"));
+    for (const d of ["a", "b"]) {
+      mkdirSync(path.join(dir, d));
+      writeFileSync(path.join(dir, d, "configure.sh"), "true\n");
+    }
+    setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+      ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, hooks: { instantiate_end: path.join(dir, "a/configure.sh"), heal_end: path.join(dir, "b/configure.sh") } } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.hw.hooks.heal_end"]]);
     await settle();
     expect(registered).toEqual([]);
     rmSync(dir, { recursive: true });

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../../translators/diagnostics";
 import { translatePackage, translateSource } from "../../../translators/tosca/translate";
 import { BROKEN } from "./broken-fixtures";
-import { FIXTURES, memory, positionOf } from "./helpers";
+import { openPackage } from "../../../translators/tosca/phase1-read/read-package";
+import { FIXTURES, memory, positionOf, SHARED_PACKAGES } from "./helpers";
 
 function only(diagnostics: Diagnostic[], code: string): Diagnostic {
   const errors = diagnostics.filter((d) => d.severity === "error");
@@ -52,6 +53,16 @@ describe("broken packages", () => {
     expect(result.diagnostics.filter((d) => d.code === "PKG_NOT_REGULAR")).toEqual([
       expect.objectContaining({ severity: "warning", file: join(dir, "Files-ca.crt"), message: expect.stringContaining("Files-ca.crt is a symbolic link or not a regular file") }),
     ]);
+  });
+
+  it("a single legacy VNFD is the whole package: its directory's other files are neither walked nor importable", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "legacy-"));
+    cpSync(join(SHARED_PACKAGES, "legacy-containerized/tosca-vnfd-containerized.yaml"), join(dir, "vnfd.yaml"));
+    writeFileSync(join(dir, "secret.yaml"), "not part of the package\n");
+    const pkg = await openPackage(join(dir, "vnfd.yaml"));
+    expect(pkg.source.list()).toEqual(["vnfd.yaml"]);
+    expect(pkg.source.read("secret.yaml")).toBeUndefined();
+    expect(pkg.entry).toBe("vnfd.yaml");
   });
 
   it("the same package as a valid zip translates", async () => {

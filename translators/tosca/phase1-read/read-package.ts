@@ -5,7 +5,7 @@
  * single root YAML plus a `.mf` manifest of the same base name), or a single YAML file (Tacker's
  * legacy VNFDs are uploaded that way).
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Diagnostic, SourceLocation } from "../../diagnostics";
 import { DirectorySource, MemorySource, type PackageSource } from "./package-source";
@@ -40,8 +40,15 @@ export async function openPackage(path: string): Promise<ReadPackage> {
     result.diagnostics.unshift(...zip.diagnostics);
     return result;
   }
-  // One YAML file: its directory is the package, the file is the entry.
-  const source = new DirectorySource(dirname(path), dirname(path));
+  // One YAML file (a legacy VNFD) is the whole package: not its directory, whose other files
+  // would be walked (however many) and importable.
+  let content: Buffer;
+  try {
+    content = readFileSync(path);
+  } catch (e) {
+    return { source: new MemorySource(path, new Map()), artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: `cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`, file: path }] };
+  }
+  const source = new MemorySource(dirname(path), new Map([[basename(path), content]]));
   return { source, entry: basename(path), artifacts: [], diagnostics: [] };
 }
 
