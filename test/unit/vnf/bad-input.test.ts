@@ -106,13 +106,13 @@ describe("bad input: one clear error each, nothing registered", () => {
     "VNF_HOOK_NO_SSH", /no `ssh` access/));
   it("a name that makes an OpenStack name longer than 255 characters (Nova refuses it only once earlier resources exist)", () => oneError(() => new vnf.VmVnf("n".repeat(250), { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json") }),
     "VNF_NAME_TOO_LONG", /would be 2\d\d characters; OpenStack allows 255/));
-  it("two hook scripts with the same file name (both would be copied to the same file on the VM)", () => {
+  it("two hook scripts with the same file name (both would be copied to the same file on the VM)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hooks-"));
     for (const d of ["a", "b"]) {
       mkdirSync(path.join(dir, d));
       writeFileSync(path.join(dir, d, "configure.sh"), `echo ${d}\n`);
     }
-    oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" },
+    await oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" },
       hooks: [{ operation: "instantiate_end", script: path.join(dir, "a/configure.sh") }, { operation: "heal_end", script: path.join(dir, "b/configure.sh") }] }),
     "VNF_HOOK_SCRIPT", /have the same name configure.sh: both would be copied to the same file on the VM/);
   });
