@@ -2,7 +2,7 @@
 /** `nfv`: command-line entry. Dispatches to a subcommand; see `commands.ts`. */
 import { COMMANDS } from "./commands";
 import { UsageError } from "./args";
-import { EXIT_OK, EXIT_USAGE, processIo, type Io } from "./io";
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, processIo, pulumiCommandProblem, UserError, type Io } from "./io";
 
 export function usage(): string {
   const names = Object.keys(COMMANDS);
@@ -32,6 +32,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (e instanceof UsageError) {
       io.err(`nfv ${name}: ${e.message}\n\n${command.usage}`);
       return EXIT_USAGE;
+    }
+    // What the user can act on is one line and exit 1; only a bug is an internal error (70).
+    const problem = e instanceof UserError ? e.message : pulumiCommandProblem(e);
+    if (problem !== undefined) {
+      io.err(`nfv ${name}: ${problem}\n`);
+      return EXIT_PROBLEMS;
     }
     throw e;
   }

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./args";
+import { pulumiCommandProblem, UserError } from "./io";
 
 /** The nearest directory at or above `start` that holds a Pulumi.yaml. */
 export function projectDir(start: string): string {
@@ -15,7 +16,15 @@ export function projectDir(start: string): string {
   return dir;
 }
 
-/** Selects an existing stack; the CLI, backend and secrets come from the environment. */
+/** Selects an existing stack; the CLI, backend and secrets come from the environment. A stack that cannot be opened is a UserError. */
 export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
-  return LocalWorkspace.selectStack({ stackName, workDir: projectDir(cwd) });
+  const workDir = projectDir(cwd);
+  try {
+    return await LocalWorkspace.selectStack({ stackName, workDir });
+  } catch (e) {
+    if ((e as Error).name === "StackNotFoundError") throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);
+    const problem = pulumiCommandProblem(e);
+    if (problem) throw new UserError(`cannot open stack '${stackName}': ${problem}`);
+    throw e;
+  }
 }

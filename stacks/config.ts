@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag, formatPath, type SourceLocation } from "../translators/diagnostics";
 import { parseVimConfig, vimSpecFromObject, type Locator, type VimSpec } from "../translators/tacker/vim-config";
+import { checkFile } from "../translators/user-file";
 import { parseYaml, type LocatedDocument, type YamlPath } from "../translators/yaml/located-yaml";
 
 export const PROJECT = "pulumi-nfv";
@@ -112,10 +113,7 @@ function referencedVim(name: string, value: Record<string, unknown>, inStack: (p
 }
 
 function vimFromFile(file: string, bag: DiagnosticBag, from: SourceLocation): VimSpec | undefined {
-  if (!existsSync(file)) {
-    bag.error("CONFIG_FILE_MISSING", `vim-config file ${file} does not exist`, from);
-    return undefined;
-  }
+  if (checkFile(file, "vim-config file", from, bag)) return undefined;
   try {
     const { spec, bag: fileBag } = parseVimConfig(readFileSync(file, "utf8"), file);
     bag.add(...fileBag.items);

@@ -12,10 +12,10 @@
  * The VNFD's own `Vnflcm` hooks name Tacker's Python drivers, which do not run here; `hooks` is
  * how an operator gives each operation a script instead.
  */
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { LCM_OPERATIONS, type LcmOperation } from "../components/vnf/plan";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
+import { checkFile } from "../translators/user-file";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
@@ -49,7 +49,10 @@ export function readHooks(raw: unknown, projectRoot: string, at: Locate, bag: Di
       continue;
     }
     const resolved = path.resolve(projectRoot, file);
-    if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `hooks.${op} ${resolved} does not exist`, at(["hooks", op]));
+    checkFile(resolved, `hooks.${op}`, at(["hooks", op]), bag);
+    // Each script is copied to the VM under its basename: two different ones would overwrite each other.
+    const twin = Object.entries(out).find(([, other]) => other !== resolved && path.basename(other) === path.basename(resolved));
+    if (twin) bag.error("CONFIG_BAD_VALUE", `hooks.${op} ${resolved} and hooks.${twin[0]} ${twin[1]} have the same file name: both would be copied to the same file on the VM; rename one`, at(["hooks", op]));
     out[op as LcmOperation] = resolved;
   }
   return out;
@@ -82,8 +85,7 @@ export function readExtConnChange(raw: unknown, projectRoot: string, at: Locate,
         return;
       }
       const resolved = path.resolve(projectRoot, file);
-      if (!existsSync(resolved)) {
-        bag.error("CONFIG_FILE_MISSING", `${key}.requests[${i}] ${resolved} does not exist`, at([key, "requests", i]));
+      if (checkFile(resolved, `${key}.requests[${i}]`, at([key, "requests", i]), bag)) {
         ok = false;
         return;
       }

@@ -4,6 +4,7 @@
  * Keys are Magnum's own (its cluster template and cluster fields, snake_case); checked first, all
  * problems collected and located.
  */
+import { parseNoProxy, parseProxyUrl } from "../components/host-files";
 import type { MagnumClusterArgs } from "../components/k8s-cluster/magnum-cluster";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
@@ -20,7 +21,7 @@ export interface MagnumEntry {
 }
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
-type Kind = "string" | "count" | "flag" | "labels" | "network-driver";
+type Kind = "string" | "count" | "flag" | "labels" | "network-driver" | "proxy-url" | "no-proxy";
 
 /** Stack config key → [MagnumClusterArgs field, kind]. */
 const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
@@ -39,16 +40,16 @@ const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
   floating_ip_enabled: ["floatingIpEnabled", "flag"],
   master_lb_enabled: ["masterLbEnabled", "flag"],
   labels: ["labels", "labels"],
-  http_proxy: ["httpProxy", "string"],
-  https_proxy: ["httpsProxy", "string"],
-  no_proxy: ["noProxy", "string"],
+  http_proxy: ["httpProxy", "proxy-url"],
+  https_proxy: ["httpsProxy", "proxy-url"],
+  no_proxy: ["noProxy", "no-proxy"],
   create_timeout: ["createTimeout", "count"],
   vim_name: ["vimName", "string"],
   project_name: ["projectName", "string"],
 };
 
 /** Structural checks of `magnum_clusters`; the values' meaning is checked by MagnumCluster itself. */
-export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag): MagnumEntry[] {
+export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): MagnumEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "magnum_clusters must be a mapping of cluster name to its settings", locate([]));
@@ -63,7 +64,8 @@ export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, l
       continue;
     }
     const { vim, ...rest } = value;
-    if (typeof vim !== "string" || vimTypes.get(vim) !== "openstack") {
+    // A refused VIM has its own error; naming it is not a second one.
+    if ((typeof vim !== "string" || vimTypes.get(vim) !== "openstack") && !(typeof vim === "string" && refusedVims.has(vim))) {
       const why = typeof vim !== "string" ? "vim is required" : vimTypes.has(vim) ? `vim '${vim}' is of type ${vimTypes.get(vim)}; Magnum runs on an OpenStack VIM` : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
       bag.error(typeof vim === "string" && vimTypes.has(vim) ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM", why, at(typeof vim === "string" ? ["vim"] : []));
     }
@@ -95,6 +97,8 @@ const EXPECTED: Record<Kind, string> = {
   flag: "true or false",
   labels: "a mapping of label name to string value",
   "network-driver": "flannel or calico",
+  "proxy-url": "an http or https URL without a quote, space or control character (http://[user:password@]host[:port])",
+  "no-proxy": "a comma-separated list of hosts, domains, IP addresses and CIDRs",
 };
 
 function parseValue(kind: Kind, v: unknown): unknown {
@@ -109,5 +113,10 @@ function parseValue(kind: Kind, v: unknown): unknown {
       return isMapping(v) && Object.values(v).every((x) => typeof x === "string") ? v : undefined;
     case "network-driver":
       return v === "flannel" || v === "calico" ? v : undefined;
+    // Magnum writes them into the nodes' files itself: typed here, and the messages never echo them.
+    case "proxy-url":
+      return typeof v === "string" && "value" in parseProxyUrl(v) ? v : undefined;
+    case "no-proxy":
+      return typeof v === "string" && "value" in parseNoProxy(v) ? v : undefined;
   }
 }

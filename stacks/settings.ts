@@ -3,9 +3,10 @@
  * requests and component graphs, and that each VNF's component fits its VIM. The Pulumi program
  * and the `nfv` operations both start here, so they accept and refuse the same configs.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag } from "../translators/diagnostics";
+import { unreadableFile } from "../translators/user-file";
 import { readInstantiateRequest } from "../translators/tacker/instantiate-request";
 import type { LocatedDocument } from "../translators/yaml/located-yaml";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
@@ -24,7 +25,9 @@ export interface StackSettings {
 export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
   const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
   const vimTypes = new Map(config.vims.map((v) => [v.name, v.type]));
-  const magnumClusters = readMagnumEntries(raw.magnumClusters, vimTypes, stackLocator("magnum_clusters", stackFile), bag);
+  // VIMs given but refused: their own errors are reported; what names them must not add "no such VIM".
+  const refusedVims = new Set(isMapping(raw.vims) ? Object.keys(raw.vims).filter((n) => !vimTypes.has(n)) : []);
+  const magnumClusters = readMagnumEntries(raw.magnumClusters, vimTypes, stackLocator("magnum_clusters", stackFile), bag, refusedVims);
   // A cluster of this stack is a Kubernetes VIM of this stack: CNFs may name it as their `vim`.
   const clusterVims = new Map<string, string>(magnumClusters.map((m) => [m.args.vimName ?? `kubernetes_vim_${m.name}`, `magnum_clusters.${m.name}`]));
   for (const [vim, cluster] of k8sClusterVimNames(raw.vnfs, projectRoot)) {
@@ -33,7 +36,7 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; m
     else clusterVims.set(vim, `vnfs.${cluster}`);
   }
   const allVimTypes = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
-  const entries = readVnfEntries(raw.vnfs, stack, projectRoot, allVimTypes, stackLocator("vnfs", stackFile), bag);
+  const entries = readVnfEntries(raw.vnfs, stack, projectRoot, allVimTypes, stackLocator("vnfs", stackFile), bag, refusedVims);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
@@ -52,7 +55,7 @@ function k8sClusterVimNames(raw: unknown, projectRoot: string): Map<string, stri
     if (!isMapping(value) || !isMapping(value.cluster)) continue;
     let vimName: unknown;
     const file = typeof value.instantiate_request === "string" ? path.resolve(projectRoot, value.instantiate_request) : undefined;
-    if (file && existsSync(file)) {
+    if (file && unreadableFile(file) === undefined) {
       const params = readInstantiateRequest(readFileSync(file, "utf8"), file).request?.additionalParams?.k8s_cluster_installation_param;
       vimName = isMapping(params) ? params.vim_name : undefined;
     }

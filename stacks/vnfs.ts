@@ -5,6 +5,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { isDebianPackageName, isDebianVersion } from "../components/host-files";
+import { checkFile } from "../translators/user-file";
 import { stableUuid } from "../components/stable-id";
 import { DiagnosticBag, type SourceLocation } from "../translators/diagnostics";
 import { planComponentGraph } from "../translators/graph/to-component-graph";
@@ -101,13 +103,14 @@ const SERVER_GROUP_VALUES: readonly string[] = [...SERVER_GROUP_POLICIES, "none"
 const PRIVATE_REGISTRIES = "private_registries";
 const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
 
+const MAX_VNF_NAME = 128;
 const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
 
 /** Structural checks of `vnfs` (sync): keys, types, the VIM named, files that must exist. */
-export function readVnfEntries(raw: unknown, stack: string, projectRoot: string, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag): VnfEntry[] {
+export function readVnfEntries(raw: unknown, stack: string, projectRoot: string, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): VnfEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "vnfs must be a mapping of VNF name to its settings", locate([]));
@@ -120,10 +123,13 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       bag.error("CONFIG_BAD_TYPE", `VNF '${name}' must be a mapping`, at([]));
       continue;
     }
+    // Every OpenStack name starts with it (`<vnf>-<vnfc>-<cp>`), and OpenStack stops at 255 characters.
+    if (name.length > MAX_VNF_NAME) bag.error("CONFIG_BAD_VALUE", `the VNF name is ${name.length} characters; at most ${MAX_VNF_NAME} (OpenStack names built from it stop at 255)`, at([], true));
     for (const key of Object.keys(value)) {
       if (!ENTRY_KEYS.includes(key)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}' (expected one of ${ENTRY_KEYS.join(", ")})`, at([key], true));
     }
-    const file = (key: string): string | undefined => {
+    // A package is a directory, a zip or a VNFD; everything else named here is a regular file.
+    const file = (key: string, directoryToo = false): string | undefined => {
       const v = value[key];
       if (v === undefined) return undefined;
       if (typeof v !== "string") {
@@ -131,7 +137,8 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
         return undefined;
       }
       const resolved = path.resolve(projectRoot, v);
-      if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `${key} ${resolved} does not exist`, at([key]));
+      if (!directoryToo) checkFile(resolved, key, at([key]), bag);
+      else if (!existsSync(resolved)) bag.error("CONFIG_FILE_MISSING", `${key} ${resolved} does not exist`, at([key]));
       return resolved;
     };
     const entry: VnfEntry = { name, vnfInstanceId: typeof value.vnf_instance_id === "string" ? value.vnf_instance_id : stableUuid("vnf", stack, name) };
@@ -140,10 +147,12 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       entry.host = login(value.host, at, bag, true) as VnfEntry["host"];
       if (value.package !== undefined || vim !== undefined) bag.error("CONFIG_MIXED_VNF", "host: deploys on an existing host; it takes no package or vim", at(["host"], true));
     } else {
-      if (typeof vim !== "string" || !vimTypes.has(vim)) {
+      // A refused VIM has its own error; naming it is not a second one.
+      const refused = typeof vim === "string" && refusedVims.has(vim);
+      if (!refused && (typeof vim !== "string" || !vimTypes.has(vim))) {
         bag.error("CONFIG_UNKNOWN_VIM", vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`, at(["vim"]));
-      } else entry.vim = vim;
-      entry.packagePath = file("package");
+      } else if (!refused) entry.vim = vim as string;
+      entry.packagePath = file("package", true);
       if (value.package === undefined) bag.error("CONFIG_MISSING_FIELD", "package is required (a VNF package directory or zip)", at([]));
       entry.requestPath = file("instantiate_request");
       if (value.instantiate_request === undefined) bag.error("CONFIG_MISSING_FIELD", "instantiate_request is required (a Tacker InstantiateVnfRequest file)", at([]));
@@ -223,6 +232,12 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     if (key === "kubernetes_version" && !/^v?1\.\d+\.\d+$/.test(v)) {
       bag.error("CONFIG_BAD_VALUE", `cluster.kubernetes_version ${v} is not 1.x.y`, at(["cluster", key]));
       ok = false;
+    } else if (key === "containerd_package" && !isDebianPackageName(v)) {
+      bag.error("CONFIG_BAD_VALUE", "cluster.containerd_package is not a Debian package name (lower-case letters, digits, + . -, starting with a letter or digit)", at(["cluster", key]));
+      ok = false;
+    } else if (kind === "version" && key !== "kubernetes_version" && !isDebianVersion(v)) {
+      bag.error("CONFIG_BAD_VALUE", `cluster.${key} is not a Debian package version ([epoch:]upstream[-revision], the upstream part starting with a digit)`, at(["cluster", key]));
+      ok = false;
     } else if (key === "sandbox_image" && (!/:[^/]+$/.test(v) || v.endsWith(":latest"))) {
       bag.error("CONFIG_BAD_VALUE", `cluster.sandbox_image ${v} must be pinned (name:tag, not latest)`, at(["cluster", key]));
       ok = false;
@@ -235,10 +250,7 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
       continue;
     } else if (kind === "file") {
       const resolved = path.resolve(projectRoot, v);
-      if (!existsSync(resolved)) {
-        bag.error("CONFIG_FILE_MISSING", `cluster.${key} ${resolved} does not exist`, at(["cluster", key]));
-        ok = false;
-      }
+      if (checkFile(resolved, `cluster.${key}`, at(["cluster", key]), bag)) ok = false;
       out[field] = resolved;
       continue;
     }
@@ -263,16 +275,20 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   if (withAddress && !str("address")) bag.error("CONFIG_MISSING_FIELD", "host.address is required", at([key]));
   if (!str("user")) bag.error("CONFIG_MISSING_FIELD", `${key}.user is required`, at([key]));
   const keyFile = str("private_key_file");
-  if (keyFile !== undefined && !existsSync(keyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.private_key_file ${keyFile} does not exist`, at([key, "private_key_file"]));
+  if (keyFile !== undefined) checkFile(keyFile, `${key}.private_key_file`, at([key, "private_key_file"]), bag);
   // A host key file (e.g. the host's ssh_host_ed25519_key.pub) for hosts whose key is made at setup.
   const hostKeyFile = str("host_key_file");
   let hostKey = str("host_key");
   if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
-  else if (hostKeyFile !== undefined && !existsSync(hostKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.host_key_file ${hostKeyFile} does not exist`, at([key, "host_key_file"]));
+  else if (hostKeyFile !== undefined && checkFile(hostKeyFile, `${key}.host_key_file`, at([key, "host_key_file"]), bag)) hostKey = undefined;
   else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
+  // The provider then accepts whatever key answers: stdin (passwords, join tokens) goes to that host.
+  if (hostKey === undefined && hostKeyFile === undefined) {
+    bag.warning("CONFIG_NO_HOST_KEY", `${key} has no host_key or host_key_file: the host's SSH key is not checked, so whoever answers at its address gets the commands and their secrets`, at([key]));
+  }
   const publicKeyFile = str("public_key_file");
   let publicKey: string | undefined;
-  if (publicKeyFile !== undefined && !existsSync(publicKeyFile)) bag.error("CONFIG_FILE_MISSING", `${key}.public_key_file ${publicKeyFile} does not exist`, at([key, "public_key_file"]));
+  if (publicKeyFile !== undefined && checkFile(publicKeyFile, `${key}.public_key_file`, at([key, "public_key_file"]), bag)) publicKey = undefined;
   else if (publicKeyFile !== undefined) publicKey = readFileSync(publicKeyFile, "utf8").trim();
   if (raw.port !== undefined && !(Number.isInteger(raw.port) && (raw.port as number) >= 1 && (raw.port as number) <= 65535)) {
     bag.error("CONFIG_BAD_VALUE", `${key}.port must be 1-65535`, at([key, "port"]));

@@ -3,10 +3,10 @@
  * Automation API, summarised as PR-comment-ready Markdown (counts, then each change with its
  * changed properties; values are never printed, so secrets cannot leak into a comment).
  */
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs, UsageError } from "../args";
-import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
+import { EXIT_OK, EXIT_PROBLEMS, UserError, type Command } from "../io";
 import { collectChanges, renderPreviewMarkdown } from "../preview/summary";
 import { openStack } from "../stack";
 
@@ -26,6 +26,9 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
     if (!stackName) throw new UsageError("--stack is required");
+    const out = options.get("out");
+    // Checked first: a preview can take minutes, and its summary must not be lost at the end.
+    if (out !== undefined) checkOutDir(out);
     const stack = await openStack(stackName, options.get("cwd"));
     const events: Parameters<typeof collectChanges>[0] = [];
     try {
@@ -35,9 +38,14 @@ export const command: Command = {
       return EXIT_PROBLEMS;
     }
     const markdown = renderPreviewMarkdown(stackName, collectChanges(events, { detailed: flags.has("diff") }));
-    const out = options.get("out");
     if (out) {
-      writeFileSync(path.resolve(out), markdown);
+      try {
+        writeFileSync(path.resolve(out), markdown);
+      } catch (e) {
+        io.out(markdown);
+        io.err(`nfv preview: cannot write --out ${out} (${(e as NodeJS.ErrnoException).code ?? "error"}); the summary is on standard output\n`);
+        return EXIT_PROBLEMS;
+      }
       io.out(`wrote ${out}\n`);
     } else {
       io.out(markdown);
@@ -45,3 +53,14 @@ export const command: Command = {
     return EXIT_OK;
   },
 };
+
+function checkOutDir(out: string): void {
+  const dir = path.dirname(path.resolve(out));
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) throw new UserError(`--out ${out}: the directory ${dir} does not exist`);
+}

@@ -67,7 +67,7 @@ const SYMBOL: Record<ResourceChange["op"], string> = { create: "+", update: "~",
 export function renderPreviewMarkdown(stack: string, changes: ResourceChange[]): string {
   const c = countChanges(changes);
   const lines = [
-    `### Pulumi preview: \`${stack}\``,
+    `### Pulumi preview: ${code(stack)}`,
     "",
     "| create | update | replace | delete |",
     "|---:|---:|---:|---:|",
@@ -83,9 +83,9 @@ export function renderPreviewMarkdown(stack: string, changes: ResourceChange[]):
   for (const ch of changes) {
     const props = ch.properties.map((p) => {
       const notes = [ch.replaceKeys.includes(p) ? "forces replacement" : "", ch.secretProperties.includes(p) ? "secret" : ""].filter(Boolean);
-      return `\`${p}\`${notes.length ? ` (${notes.join(", ")})` : ""}`;
+      return `${code(p)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
     });
-    lines.push(`| \`${SYMBOL[ch.op]}\` ${ch.op} | \`${escapeCell(ch.name)}\` | \`${ch.type}\` | ${props.join(", ")} |`);
+    lines.push(`| \`${SYMBOL[ch.op]}\` ${ch.op} | ${code(ch.name)} | ${code(ch.type)} | ${props.join(", ")} |`);
   }
   lines.push("", "</details>");
   return lines.join("\n") + "\n";
@@ -102,7 +102,18 @@ function isSecretMarker(v: unknown): boolean {
   return typeof v === "object" && v !== null && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
 }
 
-function escapeCell(s: string): string {
-  return s.replace(/\|/g, "\\|");
+/**
+ * `s` as an inline code span inside a table cell, whatever it holds: names come from the program
+ * and its inputs (a property name may be anything), so a backtick, a line break or a `|` must not
+ * end the span, the cell or the line (and let a heading or an `<img>` into the comment). Control
+ * characters become spaces, `|` is escaped (GFM tables read it before code spans), and the fence
+ * is one backtick longer than the longest run inside.
+ */
+export function code(s: string): string {
+  const text = s.replace(/\p{Cc}/gu, " ").replace(/\|/g, "\\|");
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || text.trim() === "" ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 

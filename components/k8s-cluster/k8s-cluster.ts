@@ -12,6 +12,7 @@ import { VmVnf } from "../vnf/vm-vnf";
 import { APISERVER_PORT, FRONTEND_PORT } from "./config/haproxy";
 import { NodeCommands, type NodeAddresses } from "./node-commands";
 import { planK8sCluster, type ClusterServerGroups, type K8sClusterPlan } from "./plan";
+import { isDebianPackageName, isDebianVersion } from "../host-files";
 import { clusterRegistries } from "./registries";
 import { parseKeyValues } from "./stdin";
 
@@ -49,7 +50,7 @@ export interface K8sClusterArgs {
   cniManifest?: string;
   /** An apt sources.list for the mirror the packages come from; default the VMs' own sources. */
   aptSource?: string;
-  /** Package root: `certificate_path` files are read from it. */
+  /** The package directory: the files the parameters name (`certificate_path`, `helm_installation_script_path`) are read through its package source, regular files inside it only. */
   packageDir?: string;
   /** `k8s_cluster_installation_param`; default `request.additionalParams.k8s_cluster_installation_param`. */
   installationParam?: Record<string, unknown>;
@@ -159,7 +160,7 @@ export class K8sCluster extends pulumi.ComponentResource {
         resolveServer(this.vnf.servers[n.vnfcId].id);
       });
     }
-    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.packageDir, args.registries));
+    const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.registries));
     const healSteps = cmds.healSteps();
 
     this.vnf = new VmVnf(vnfName, {
@@ -203,6 +204,11 @@ function checkArgs(args: K8sClusterArgs, plan: K8sClusterPlan): void {
   const v = args.versions ?? ({} as K8sVersions);
   for (const k of ["kubernetes", "kubernetesPackage", "containerdPackage"] as const) if (!v[k]) bad(`versions.${k}`, `versions.${k} is required: every installed version is pinned`);
   if (v.kubernetes && !/^v?1\.\d+\.\d+$/.test(v.kubernetes)) bad("versions.kubernetes", `versions.kubernetes ${v.kubernetes} is not 1.x.y`);
+  // Each becomes one `apt-get install name=version` argument: Debian's grammar, so never an apt option.
+  if (v.containerdPackageName !== undefined && !isDebianPackageName(v.containerdPackageName)) bad("versions.containerdPackageName", "versions.containerdPackageName is not a Debian package name");
+  for (const k of ["kubernetesPackage", "containerdPackage", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"] as const) {
+    if (v[k] && !isDebianVersion(v[k])) bad(`versions.${k}`, `versions.${k} is not a Debian package version`);
+  }
   if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest")) bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
   if (plan.labelWorkers && !args.placement) bad("placement", `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`);
   if (problems.length > 0) throw new DiagnosticError("invalid nfv:k8s:Cluster arguments", problems);

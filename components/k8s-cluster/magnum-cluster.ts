@@ -11,6 +11,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError, type Diagnostic } from "../../translators/diagnostics";
+import { parseNoProxy, parseProxyUrl } from "../host-files";
 import { KubernetesVim } from "../vim";
 
 export interface MagnumClusterArgs {
@@ -44,6 +45,7 @@ export interface MagnumClusterArgs {
   masterLbEnabled?: boolean;
   /** Magnum labels, e.g. `{kube_tag: "v1.27.8", auto_healing_enabled: "true"}`; values are strings. */
   labels?: Record<string, string>;
+  /** Secret in the state (a proxy URL may hold a password), whether or not the input is. */
   httpProxy?: pulumi.Input<string>;
   httpsProxy?: pulumi.Input<string>;
   noProxy?: pulumi.Input<string>;
@@ -95,9 +97,9 @@ export class MagnumCluster extends pulumi.ComponentResource {
       ...optional({
         masterFlavor: args.masterFlavor, flavor: args.flavor, externalNetworkId: args.externalNetworkId, fixedNetwork: args.fixedNetwork,
         fixedSubnet: args.fixedSubnet, dnsNameserver: args.dnsNameserver, dockerVolumeSize: args.dockerVolumeSize, labels: args.labels,
-        httpProxy: args.httpProxy, httpsProxy: args.httpsProxy, noProxy: args.noProxy,
+        httpProxy: secret(args.httpProxy), httpsProxy: secret(args.httpsProxy), noProxy: secret(args.noProxy),
       }),
-    }, child);
+    }, { ...child, additionalSecretOutputs: ["httpProxy", "httpsProxy", "noProxy"] });
 
     this.cluster = new openstack.containerinfra.Cluster(name, {
       name,
@@ -127,6 +129,8 @@ export class MagnumCluster extends pulumi.ComponentResource {
   }
 }
 
+const secret = (v: pulumi.Input<string> | undefined) => (v === undefined ? undefined : pulumi.secret(v));
+
 /** The entries whose value is set. */
 function optional<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -145,6 +149,11 @@ function checkArgs(args: MagnumClusterArgs): string[] {
   if (typeof args.image === "string" && args.image.trim() === "") bad("image", "image must name the COE image");
   if (args.networkDriver !== undefined && !["flannel", "calico"].includes(args.networkDriver)) bad("networkDriver", `networkDriver must be flannel or calico, got ${String(args.networkDriver)}`);
   for (const [k, v] of Object.entries(args.labels ?? {})) if (typeof v !== "string") bad(`labels.${k}`, `labels.${k} must be a string (Magnum labels are strings)`);
+  for (const [k, parse] of [["httpProxy", parseProxyUrl], ["httpsProxy", parseProxyUrl], ["noProxy", parseNoProxy]] as const) {
+    const v = args[k];
+    const r = typeof v === "string" ? parse(v) : undefined;
+    if (r && "reason" in r) bad(k, `${k} ${r.reason}`);
+  }
   if (args.masterCount !== undefined && args.masterCount > 1 && args.masterLbEnabled === false) {
     bad("masterLbEnabled", "more than one master needs masterLbEnabled (the API endpoint is the load balancer)");
   }

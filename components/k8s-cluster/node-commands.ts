@@ -14,14 +14,16 @@
  *   whole heal (every server new): all of the above again, init included
  *
  * Join credentials and init outputs are secret Command outputs (stdout); they reach the joining node
- * as a secret stdin. Command strings carry nothing but script paths.
+ * as a secret stdin; a credential step that fails shows its stderr only (stdoutOnSuccess). Command
+ * strings carry nothing but script paths.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
 import { REMOTE_DIR, connectionFor, remoteCommand, type SshArgs } from "../../mgmt/hooks";
+import { proxyFileFields, type ProxySettings } from "../host-files";
 import { containerdConfig, registryCredentials } from "./config/containerd";
 import { haproxyConfig, FRONTEND_PORT, APISERVER_PORT } from "./config/haproxy";
 import { hostsBlock } from "./config/hosts";
@@ -31,7 +33,7 @@ import { noProxy } from "./config/no-proxy";
 import type { K8sClusterArgs } from "./k8s-cluster";
 import type { RegistryConnection } from "./params";
 import type { K8sClusterPlan, PlannedNode } from "./plan";
-import { b64, parseKeyValues, registryFields, stdinLines, type StdinField } from "./stdin";
+import { b64, parseKeyValues, registryFields, stdinLines, stdoutOnSuccess, type StdinField } from "./stdin";
 
 /** The scripts, from the sources or next to `dist/` (tsc copies no .sh). */
 export const SCRIPTS_DIR = [path.join(__dirname, "../../mgmt/k8s"), path.join(__dirname, "../../../mgmt/k8s")].find((p) => existsSync(p)) ?? path.join(__dirname, "../../mgmt/k8s");
@@ -121,8 +123,8 @@ export class NodeCommands {
       const triggers = [...this.masters.map((m) => m.healGeneration), ...this.masters.map((m) => this.addr[m.vnfcId].serverId)];
       for (const m of this.masters) this.run(`${m.vnfcId}-lb`, m, "configure-lb.sh", this.lbStdin(m), { dependsOn: [init, ...masterJoins], triggers });
     }
-    const helm = this.plan.installation.helmInstallationScriptPath;
-    if (helm) for (const m of this.masters) this.installHelm(m, helm, inCluster.get(m.vnfcId)!);
+    const inst = this.plan.installation;
+    if (inst.helmInstallationScriptPath && inst.helmInstallationScript) for (const m of this.masters) this.installHelm(m, inst.helmInstallationScriptPath, inst.helmInstallationScript, inCluster.get(m.vnfcId)!);
     return init;
   }
 
@@ -168,20 +170,30 @@ export class NodeCommands {
         ["KUBERNETES_PACKAGE_VERSION", v.kubernetesPackage], ["CONTAINERD_PACKAGE", v.containerdPackageName], ["CONTAINERD_PACKAGE_VERSION", v.containerdPackage],
         ["EXTRA_PACKAGES", n.role === "master" && v.etcdClientPackage ? `etcd-client=${v.etcdClientPackage}` : undefined],
         ["APT_SOURCE_B64", this.args.aptSource ? b64(this.args.aptSource) : undefined],
-        ...this.proxyFields(ips, vip, regs),
+        ...this.proxyFiles(this.proxySettings(ips, vip, regs)),
       ];
       return stdinLines(fields);
     });
   }
 
-  /** HTTP(S)_PROXY and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
-  private proxyFields(ips: Record<string, string>, vip: string | undefined, regs: RegistryConnection[]): StdinField[] {
+  /** The user's proxy and a NO_PROXY made from the cluster (nodes, VIP, CIDRs, registries); none without a proxy. */
+  private proxySettings(ips: Record<string, string>, vip: string | undefined, regs: RegistryConnection[]): ProxySettings | undefined {
     const inst = this.plan.installation;
-    if (!inst.proxy) return [];
-    return [["HTTP_PROXY", inst.proxy.httpProxy], ["HTTPS_PROXY", inst.proxy.httpsProxy], ["NO_PROXY", noProxy({
+    if (!inst.proxy) return undefined;
+    return { httpProxy: inst.proxy.httpProxy, httpsProxy: inst.proxy.httpsProxy, noProxy: noProxy({
       user: inst.proxy.noProxy, nodeIps: this.plan.nodes.map((x) => ips[x.vnfcId]), nodeNames: this.plan.nodes.map((x) => x.name), vip,
       podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr, k8sNodeCidr: inst.proxy.k8sNodeCidr, registryServers: regs.map((r) => r.server),
-    })]];
+    }) };
+  }
+
+  /** prepare-node's proxy: apt.conf and the containerd/kubelet drop-in, written here (escaped), sent as content. */
+  private proxyFiles(p: ProxySettings | undefined): StdinField[] {
+    return p ? Object.entries(proxyFileFields(p)) : [];
+  }
+
+  /** install-helm's environment: exported by the script as values, never parsed. */
+  private proxyEnv(p: ProxySettings | undefined): StdinField[] {
+    return p ? [["HTTP_PROXY", p.httpProxy], ["HTTPS_PROXY", p.httpsProxy], ["NO_PROXY", p.noProxy]] : [];
   }
 
   /**
@@ -189,15 +201,14 @@ export class NodeCommands {
    * copied next to the mgmt scripts and run by install-helm.sh. Again on a new server (heal) and
    * when the script changes.
    */
-  private installHelm(m: PlannedNode, script: string, after: pulumi.Resource): void {
-    const local = path.join(this.args.packageDir!, script);
+  private installHelm(m: PlannedNode, script: string, content: Buffer, after: pulumi.Resource): void {
     const remote = `${REMOTE_SCRIPTS}/package-${path.basename(script)}`;
     const serverId = this.addr[m.vnfcId].serverId;
     const n = `${this.name}-${m.vnfcId}-copy-helm-script`;
-    const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.FileAsset(local), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
+    const copy = new command.remote.CopyToRemote(n, { connection: this.conn(m), source: new pulumi.asset.StringAsset(content.toString("utf8")), remotePath: remote, triggers: [serverId] }, { parent: this.parent, dependsOn: [after] });
     this.all.set(n, copy);
-    const digest = createHash("sha256").update(readFileSync(local)).digest("hex");
-    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyFields(ips, vip, regs)]));
+    const digest = createHash("sha256").update(content).digest("hex");
+    const stdin = pulumi.all([this.nodeIps(), this.vip ?? pulumi.output(undefined), this.registries]).apply(([ips, vip, regs]) => stdinLines([["SCRIPT", remote], ...this.proxyEnv(this.proxySettings(ips, vip, regs))]));
     this.run(`${m.vnfcId}-helm`, m, "install-helm.sh", stdin, { dependsOn: [copy], triggers: [serverId, digest] });
   }
 
@@ -269,7 +280,8 @@ export class NodeCommands {
   /** A script run over SSH on node `on`; stdin always secret; `secretStdout` for credentials. */
   private run(step: string, on: PlannedNode, script: string, stdin: pulumi.Input<string>, o: { dependsOn?: pulumi.Resource[]; triggers?: unknown[]; secretStdout?: boolean; onDelete?: boolean }): command.remote.Command {
     const n = `${this.name}-${step}`;
-    const line = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
+    const run = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
+    const line = o.secretStdout ? stdoutOnSuccess(run) : run;
     const c = remoteCommand(n, {
       connection: this.conn(on),
       ...(o.onDelete ? { delete: line } : { create: line }),

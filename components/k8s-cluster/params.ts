@@ -4,13 +4,14 @@
  * at `file:line:column` when the request came from a file (`readK8sClusterParamFile`), else at its
  * path inside the request.
  */
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag, formatPath, type SourceLocation } from "../../translators/diagnostics";
 import { readInstantiateRequest, type InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import { readPackageFile, type PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import type { YamlPath } from "../../translators/yaml/located-yaml";
 import { parseYaml } from "../../translators/yaml/located-yaml";
+import { parseNoProxy, parseProxyUrl, type NoProxyToken, type Parsed, type ProxyUrl } from "../host-files";
 import { cidrsOverlap, parseCidr, parseIpv4, type Cidr } from "./cidr";
 
 export const K8S_PARAM_KEY = "k8s_cluster_installation_param";
@@ -47,9 +48,10 @@ export interface MasterParams extends NodeParams {
 }
 
 export interface ProxyParams {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy?: string;
+  httpProxy: ProxyUrl;
+  httpsProxy: ProxyUrl;
+  /** The user's `no_proxy` entries. */
+  noProxy?: NoProxyToken[];
   /** `k8s_node_cidr`, canonical; kept as a CIDR in no_proxy (Tacker expands it to 256 IPs). */
   k8sNodeCidr?: string;
 }
@@ -79,13 +81,15 @@ export interface K8sClusterInstallation {
   registries: RegistryConnection[];
   /** `helm_installation_script_path`: package-relative script run on every master once it is in the cluster. */
   helmInstallationScriptPath?: string;
+  /** The script itself, read from the package with the parameters. */
+  helmInstallationScript?: Buffer;
 }
 
 export interface ReadOptions {
   /** The selected flavour: CP names, VDUs and aspects are checked against it. */
   flavour: Flavour;
-  /** Package root: `certificate_path` and `script_path` are looked up in it. */
-  packageDir?: string;
+  /** The package: `certificate_path`, `helm_installation_script_path` and `script_path` are read from it. */
+  packageSource?: PackageSource;
   /** Masters at this scale level (HA with an even number is warned). */
   masterCount?: number;
   /** SSH passwords may be left out (the caller has a key). */
@@ -142,13 +146,13 @@ class Reader {
     this.unknown(p, TOP_KEYS, ROOT);
     const at = (k: string): YamlPath => [...ROOT, k];
     const scriptPath = this.str(p, "script_path", ROOT, true);
-    if (scriptPath && this.opts.packageDir && !existsSync(path.join(this.opts.packageDir, scriptPath))) {
+    if (scriptPath && this.opts.packageSource && "reason" in readPackageFile(this.opts.packageSource, scriptPath)) {
       // Tacker fails here (MgmtDriverNotFound); we run mgmt/k8s/ instead, so the file is not needed.
       this.warn("K8S_SCRIPT_PATH_UNUSED", `script_path ${scriptPath} is not in the package: Tacker would refuse it; pulumi-nfv runs its own scripts (mgmt/k8s/)`, at("script_path"));
     }
     const vimName = this.str(p, "vim_name", ROOT, false);
     const helm = this.str(p, "helm_installation_script_path", ROOT, false);
-    if (helm !== undefined) this.packageFile(helm, at("helm_installation_script_path"), "K8S_HELM_SCRIPT_PATH");
+    const helmScript = helm === undefined ? undefined : this.packageFile(helm, at("helm_installation_script_path"), "K8S_HELM_SCRIPT_PATH");
     for (const k of ["storage_server", "pv_registration_params"]) {
       if (p[k] !== undefined && p[k] !== null) this.warn("K8S_UNSUPPORTED", `${k}: the NFS storage server is not supported by nfv:k8s:Cluster yet; ignored`, at(k));
     }
@@ -162,7 +166,10 @@ class Reader {
     const value: K8sClusterInstallation = { scriptPath, master, worker, registries };
     if (vimName) value.vimName = vimName;
     if (proxy) value.proxy = proxy;
-    if (helm) value.helmInstallationScriptPath = helm;
+    if (helm && helmScript) {
+      value.helmInstallationScriptPath = path.posix.normalize(helm);
+      value.helmInstallationScript = helmScript;
+    }
     return value;
   }
 
@@ -224,16 +231,32 @@ class Reader {
     const p = this.object(raw, at, false);
     if (!p) return undefined;
     this.unknown(p, PROXY_KEYS, at);
-    const [httpProxy, httpsProxy, noProxy, nodeCidr] = PROXY_KEYS.map((k) => this.oneLine(p, k, at));
+    const httpProxy = this.parsed(p, "http_proxy", at, "K8S_PROXY_URL", parseProxyUrl);
+    const httpsProxy = this.parsed(p, "https_proxy", at, "K8S_PROXY_URL", parseProxyUrl);
+    const noProxy = this.parsed(p, "no_proxy", at, "K8S_NO_PROXY", parseNoProxy);
+    const nodeCidr = this.str(p, "k8s_node_cidr", at, false);
     const k8sNodeCidr = nodeCidr === undefined ? undefined : this.cidr(nodeCidr, [...at, "k8s_node_cidr"]);
     if (!httpProxy || !httpsProxy) {
-      if (httpProxy || httpsProxy) this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
+      const given = (k: string) => p[k] !== undefined && p[k] !== null && p[k] !== "";
+      if (given("http_proxy") !== given("https_proxy")) this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
       return undefined;
     }
     const out: ProxyParams = { httpProxy, httpsProxy };
-    if (noProxy) out.noProxy = noProxy;
+    if (noProxy && noProxy.length > 0) out.noProxy = noProxy;
     if (k8sNodeCidr) out.k8sNodeCidr = k8sNodeCidr.text;
     return out;
+  }
+
+  /** A string field that must parse; the error names the field, never its value (it may hold a password). */
+  private parsed<T>(o: Obj, key: string, at: YamlPath, code: string, parse: (text: string) => Parsed<T>): T | undefined {
+    const v = this.str(o, key, at, false);
+    if (v === undefined) return undefined;
+    const r = parse(v);
+    if ("reason" in r) {
+      this.err(code, `${key} ${r.reason}`, [...at, key]);
+      return undefined;
+    }
+    return r.value;
   }
 
   private registries(raw: unknown, at: YamlPath): RegistryConnection[] {
@@ -257,7 +280,7 @@ class Reader {
       else if (server !== undefined && seen.has(server)) this.err("K8S_REGISTRY_SERVER", `server \`${server}\` is already listed at [${seen.get(server)}]`, [...a, "server"]);
       if (server !== undefined) seen.set(server, i);
       const cert = this.str(r, "certificate_path", a, false);
-      if (cert !== undefined) this.packageFile(cert, [...a, "certificate_path"], "K8S_CERTIFICATE_PATH");
+      const ca = cert === undefined ? undefined : this.packageFile(cert, [...a, "certificate_path"], "K8S_CERTIFICATE_PATH");
       if (cert !== undefined && type === "0") this.warn("K8S_CERTIFICATE_UNUSED", "certificate_path is used only with connection_type \"1\" (HTTPS)", [...a, "certificate_path"]);
       const hosts = this.oneLine(r, "hosts_string", a);
       if (hosts !== undefined && !validHostsLine(hosts)) this.err("K8S_HOSTS_STRING", `hosts_string \`${hosts}\` is not an /etc/hosts line (IP FQDN)`, [...a, "hosts_string"]);
@@ -265,7 +288,10 @@ class Reader {
       const password = this.str(r, "password", a, false) ?? DEFAULT_REGISTRY_CREDENTIAL;
       if ((type !== "0" && type !== "1") || server === undefined) return;
       const c: RegistryConnection = { connectionType: type, server, username, password };
-      if (cert !== undefined && type === "1") c.certificatePath = path.posix.normalize(cert);
+      if (cert !== undefined && ca && type === "1") {
+        c.certificatePath = path.posix.normalize(cert);
+        c.caPem = ca.toString("utf8");
+      }
       if (hosts !== undefined) c.hostsString = hosts;
       out.push(c);
     });
@@ -290,13 +316,19 @@ class Reader {
     return r.cidr;
   }
 
-  /** A package-relative file the cluster needs (`certificate_path`, `helm_installation_script_path`). */
-  private packageFile(rel: string, at: YamlPath, code: string): void {
+  /** A package file the cluster needs (`certificate_path`, `helm_installation_script_path`), read through the package source. */
+  private packageFile(rel: string, at: YamlPath, code: string): Buffer | undefined {
     const field = String(at[at.length - 1]);
-    const norm = path.posix.normalize(rel);
-    if (norm.startsWith("../") || path.isAbsolute(norm)) this.err(code, `${field} ${rel} must be inside the package`, at);
-    else if (!this.opts.packageDir) this.err(code, `${field} ${rel} is given but there is no package directory to take it from`, at);
-    else if (!existsSync(path.join(this.opts.packageDir, norm))) this.err(code, `${field} ${rel} is not in the package ${this.opts.packageDir}`, at);
+    if (!this.opts.packageSource) {
+      this.err(code, `${field} ${rel} is given but there is no package directory to take it from`, at);
+      return undefined;
+    }
+    const r = readPackageFile(this.opts.packageSource, rel);
+    if ("reason" in r) {
+      this.err(code, `${field} ${rel} ${r.reason}`, at);
+      return undefined;
+    }
+    return r.content;
   }
 
   private object(raw: unknown, at: YamlPath, required: boolean): Obj | undefined {

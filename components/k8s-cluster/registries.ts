@@ -1,17 +1,14 @@
 /**
  * The cluster's private registries, as one list: those of `private_registry_connection_info`
- * (checked with the other parameters, the CA read from the package) and those handed over as
+ * (checked with the other parameters, the CA read from the package with them) and those handed over as
  * component outputs (`PrivateRegistry.connectionInfo`), known only once the registry exists, so
  * checked then, by their position in `registries`.
  */
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { RegistryConnectionInfo } from "../registry/private-registry";
 import { DEFAULT_REGISTRY_CREDENTIAL, validServer, type RegistryConnection } from "./params";
 
-export function clusterRegistries(fromParams: RegistryConnection[], packageDir: string | undefined, handed: pulumi.Input<RegistryConnectionInfo>[] = []): pulumi.Output<RegistryConnection[]> {
-  const listed = fromParams.map((r) => (r.certificatePath ? { ...r, caPem: readFileSync(path.join(packageDir!, r.certificatePath), "utf8") } : r));
+export function clusterRegistries(listed: RegistryConnection[], handed: pulumi.Input<RegistryConnectionInfo>[] = []): pulumi.Output<RegistryConnection[]> {
   if (handed.length === 0) return pulumi.output(listed);
   return pulumi.all(handed).apply((infos) => withHanded(listed, infos));
 }

@@ -37,3 +37,13 @@ export function parseKeyValues(stdout: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * A command line whose stdout reaches the provider only when it succeeds. pulumi-command (1.2.1)
+ * puts a failed command's whole output, stdout included, into its error, which the engine prints
+ * in plain text; for a step that prints credentials the remote shell keeps stdout in a variable and
+ * prints it after exit status 0, so a failure shows stderr only. POSIX sh; the status is kept.
+ */
+export function stdoutOnSuccess(line: string): string {
+  return `out="$(${line})" && printf '%s\\n' "$out"`;
+}

@@ -2,17 +2,17 @@
  * Tacker's `additionalParams.private_registry_installation_param`, accepted as the seed's
  * `private_registry_param_file.json` writes it, checked before anything is registered.
  */
-import { existsSync } from "node:fs";
-import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
+import { directorySource, findPackageFile } from "../../translators/tosca/phase1-read/package-source";
+import { parseNoProxy, parseProxyUrl, type NoProxyToken, type ProxyUrl } from "../host-files";
 
 /** The VNFC id of a registry on an existing host. */
 export const HOST_VNFC = "host";
 
 export interface RegistryProxy {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
+  httpProxy?: ProxyUrl;
+  httpsProxy?: ProxyUrl;
+  noProxy?: NoProxyToken[];
 }
 
 /** The checked parameters. */
@@ -23,8 +23,8 @@ export interface RegistryInstallation {
   sshUsername: string;
   /** `ssh_password` (Tacker parity; prefer a key). */
   sshPassword?: string;
-  /** `image_path`: package-relative `docker save` tarball. */
-  imagePath?: string;
+  /** `image_path`: the `docker save` tarball, a regular file of the package directory, on disk. */
+  imageFile?: string;
   /** `port_no`, default 5000. */
   portNo: number;
   proxy: RegistryProxy;
@@ -35,7 +35,7 @@ const PATH = `additionalParams.${PARAM_KEY}`;
 
 /**
  * Reads the parameters. `cpIds` (the flavour's CPs) is given for a VNF, where `ssh_cp_name` is
- * required and must name one; `packageDir` is where `image_path` must exist.
+ * required and must name one; `packageDir` is the package directory `image_path` must be a regular file of.
  */
 export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[]; packageDir?: string; sshUsername?: string }): { value?: RegistryInstallation; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();
@@ -71,11 +71,12 @@ export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[];
   if (!sshUsername) bag.error("REGISTRY_SSH_USERNAME", "`ssh_username` is required", { path: `${PATH}.ssh_username` });
   const sshPassword = str("ssh_password");
   const imagePath = str("image_path");
+  let imageFile: string | undefined;
   if (imagePath !== undefined) {
-    const norm = path.posix.normalize(imagePath);
-    if (norm.startsWith("../") || path.isAbsolute(norm)) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} must be inside the package`, { path: `${PATH}.image_path` });
-    else if (!opts.packageDir) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} is given but no package directory to take it from`, { path: `${PATH}.image_path` });
-    else if (!existsSync(path.join(opts.packageDir, norm))) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} is not in the package ${opts.packageDir}`, { path: `${PATH}.image_path` });
+    const source = opts.packageDir === undefined ? undefined : directorySource(opts.packageDir);
+    const found = source ? findPackageFile(source, imagePath) : { reason: "is given but there is no package directory to take it from" };
+    if ("reason" in found) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} ${found.reason}`, { path: `${PATH}.image_path` });
+    else imageFile = source!.localPath(found.file);
   }
   let portNo = 5000;
   const rawPort = p.port_no;
@@ -89,11 +90,26 @@ export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[];
     if (typeof p.proxy !== "object" || Array.isArray(p.proxy)) bag.error("REGISTRY_PARAM_TYPE", "`proxy` must be an object", { path: `${PATH}.proxy` });
     else {
       const px = p.proxy as Record<string, unknown>;
-      for (const [k, field] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"], ["no_proxy", "noProxy"]] as const) {
+      const field = (k: string): string | undefined => {
         const v = px[k];
-        if (v === undefined || v === null) continue;
-        if (typeof v !== "string" || /[\r\n]/.test(v)) bag.error("REGISTRY_PARAM_TYPE", `proxy.${k} must be a one-line string`, { path: `${PATH}.proxy.${k}` });
-        else proxy[field] = v;
+        if (v === undefined || v === null || v === "") return undefined;
+        if (typeof v === "string") return v;
+        bag.error("REGISTRY_PARAM_TYPE", `proxy.${k} must be a string`, { path: `${PATH}.proxy.${k}` });
+        return undefined;
+      };
+      // The reasons name the field, never the value: a proxy URL may hold a password.
+      for (const [k, key] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"]] as const) {
+        const v = field(k);
+        if (v === undefined) continue;
+        const r = parseProxyUrl(v);
+        if ("reason" in r) bag.error("REGISTRY_PROXY_URL", `proxy.${k} ${r.reason}`, { path: `${PATH}.proxy.${k}` });
+        else proxy[key] = r.value;
+      }
+      const np = field("no_proxy");
+      if (np !== undefined) {
+        const r = parseNoProxy(np);
+        if ("reason" in r) bag.error("REGISTRY_NO_PROXY", `proxy.no_proxy ${r.reason}`, { path: `${PATH}.proxy.no_proxy` });
+        else if (r.value.length > 0) proxy.noProxy = r.value;
       }
     }
   }
@@ -101,7 +117,7 @@ export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[];
   const value: RegistryInstallation = { sshUsername: sshUsername!, portNo, proxy };
   if (sshCpName) value.sshCpName = sshCpName;
   if (sshPassword !== undefined) value.sshPassword = sshPassword;
-  if (imagePath !== undefined) value.imagePath = path.posix.normalize(imagePath);
+  if (imageFile !== undefined) value.imageFile = imageFile;
   return { value, bag };
 }
 

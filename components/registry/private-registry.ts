@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import { isDebianVersion, proxyFileFields } from "../host-files";
 import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
 import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
@@ -123,7 +124,6 @@ export class PrivateRegistry extends pulumi.ComponentResource {
     super("nfv:registry:PrivateRegistry", name, {}, opts);
     this.installation = installation;
     const mode = args.mode ?? "container";
-    const packageDir = args.vnf?.packageDir ?? args.host?.packageDir;
     const tls = args.tls ? pulumi.all([args.tls.certificate, args.tls.privateKey]) : pulumi.output<[string, string] | undefined>(undefined);
     const auth = args.auth ? pulumi.all([args.auth.username, args.auth.password]) : pulumi.output<[string, string] | undefined>(undefined);
     const storageGib = args.vnf ? args.vnf.storageGib ?? 20 : 0;
@@ -132,19 +132,17 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       MODE: mode,
       PORT: String(installation.portNo),
       REGISTRY_IMAGE: mode === "container" ? args.registryImage ?? "registry:2.8.3" : undefined,
-      IMAGE_TARBALL: installation.imagePath && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
+      IMAGE_TARBALL: installation.imageFile && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
       DOCKER_PACKAGE_VERSION: args.dockerPackageVersion,
       REGISTRY_PACKAGE_VERSION: args.registryPackageVersion,
-      HTTP_PROXY: installation.proxy.httpProxy,
-      HTTPS_PROXY: installation.proxy.httpsProxy,
-      NO_PROXY: installation.proxy.noProxy,
+      ...proxyFileFields({ ...installation.proxy, noProxy: installation.proxy.noProxy?.join(",") }),
       TLS_CERT_B64: t ? b64(t[0]) : undefined,
       TLS_KEY_B64: t ? b64(t[1]) : undefined,
       AUTH_USER: a?.[0],
       AUTH_PASSWORD: a?.[1],
       STORAGE_VOLUME_ID: storageGib > 0 ? `\${volume:${STORAGE_ID}}` : undefined,
     })));
-    const files: HookFile[] = installation.imagePath && mode === "container" ? [{ source: path.join(packageDir!, installation.imagePath), remotePath: REMOTE_IMAGE_TARBALL }] : [];
+    const files: HookFile[] = installation.imageFile && mode === "container" ? [{ source: installation.imageFile, remotePath: REMOTE_IMAGE_TARBALL }] : [];
 
     let host: pulumi.Output<string>;
     if (args.vnf) {
@@ -225,6 +223,11 @@ function checkArgs(args: PrivateRegistryArgs): RegistryInstallation {
   if (args.mode !== undefined && args.mode !== "container" && args.mode !== "native") bag.error("REGISTRY_MODE", `mode must be container or native, got ${String(args.mode)}`, { path: "mode" });
   if (args.registryImage !== undefined && (!args.registryImage.includes(":") || args.registryImage.endsWith(":latest"))) {
     bag.error("REGISTRY_IMAGE", `registryImage ${args.registryImage} must be pinned (name:tag, not latest)`, { path: "registryImage" });
+  }
+  // Each becomes one `apt-get install` argument: Debian's version grammar, so never an apt option.
+  for (const k of ["dockerPackageVersion", "registryPackageVersion"] as const) {
+    const v = args[k];
+    if (v !== undefined && !isDebianVersion(v)) bag.error("REGISTRY_PACKAGE_VERSION", `${k} is not a Debian package version`, { path: k });
   }
   bag.throwIfErrors("invalid private registry parameters");
   // The VNF's own checks (cpdId, levels, …) too, so that nothing is registered when they fail.

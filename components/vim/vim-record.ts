@@ -1,7 +1,7 @@
 /**
  * The VIM record that Tacker's `openstack vim show -f json` prints, so tools and people used to
- * Tacker find the same fields. Credentials are masked as Tacker masks them (`***`); the CA is
- * masked too, since pulumi-nfv treats it as a credential. Time stamps are null: a record that
+ * Tacker find the same fields. Credentials are masked as Tacker masks them (`***`); the CA and
+ * `extra.helm_info` are masked too, since pulumi-nfv treats them as credentials. Time stamps are null: a record that
  * changed on every run would show a diff in every preview.
  */
 import { stableUuid } from "../stable-id";
@@ -57,8 +57,14 @@ export function kubernetesVimRecord(p: KubernetesRecordParts): TackerVimRecord {
     auth_cred: authCred,
     vim_project: { name: p.namespace },
     placement_attr: { regions: [p.namespace] },
-    extra: p.extra ?? {},
+    extra: maskExtra(p.extra),
   };
+}
+
+/** Tacker's `extra.helm_info` carries the masters' SSH password (`masternode_password`): masked whole. */
+function maskExtra(extra: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!extra) return {};
+  return "helm_info" in extra ? { ...extra, helm_info: MASK } : extra;
 }
 
 export interface OpenStackRecordParts {

@@ -1,12 +1,20 @@
 /** Checks of the VmVnf arguments that the plan does not cover (hooks, SSH, images); throws one error listing all. */
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
+import { unreadableFile } from "../../translators/user-file";
 import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
 import type { VmVnfArgs } from "./vm-vnf";
 
-export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
+/** Nova, Neutron and Cinder refuse longer names (255 characters), but only once earlier resources exist. */
+export const MAX_OPENSTACK_NAME = 255;
+
+export function validateHooks(name: string, plan: VmVnfPlan, args: VmVnfArgs): void {
   const bag = new DiagnosticBag();
+  const names = plan.vnfcs.flatMap((v) => [`${name}-${v.id}`, ...v.ports.map((p) => `${name}-${v.id}-${p.cpId}`), ...v.volumes.map((vol) => `${name}-${v.id}-${vol.storageId}`)]);
+  const longest = names.reduce((a, b) => (b.length > a.length ? b : a), "");
+  if (longest.length > MAX_OPENSTACK_NAME) {
+    bag.error("VNF_NAME_TOO_LONG", `the OpenStack name ${longest.slice(0, 40)}… would be ${longest.length} characters; OpenStack allows ${MAX_OPENSTACK_NAME}: use a shorter VNF name`, { path: "name" });
+  }
   const flavour = args.flavours.find((f) => f.id === plan.flavourId)!;
   const vduIds = plan.vdus.map((v) => v.vduId);
   const hooks = args.hooks ?? [];
@@ -31,11 +39,16 @@ export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
   }
   hooks.forEach((h, i) => {
     if (!(LCM_OPERATIONS as readonly string[]).includes(h.operation)) bag.error("VNF_HOOK_OPERATION", `hook \`${h.operation}\` is not a Vnflcm operation (${LCM_OPERATIONS.join(", ")})`, { path: `hooks[${i}].operation` });
-    if (!existsSync(h.script)) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} does not exist`, { path: `hooks[${i}].script` });
+    // Every script is copied to REMOTE_DIR under its basename: two different ones would overwrite each other.
+    const twin = hooks.find((o) => o.script !== h.script && path.basename(o.script) === path.basename(h.script));
+    if (twin && hooks.indexOf(twin) < i) bag.error("VNF_HOOK_SCRIPT", `hook scripts ${twin.script} and ${h.script} have the same name ${path.basename(h.script)}: both would be copied to the same file on the VM; rename one`, { path: `hooks[${i}].script` });
+    const scriptProblem = unreadableFile(h.script);
+    if (scriptProblem) bag.error("VNF_HOOK_SCRIPT", `hook script ${h.script} ${scriptProblem}`, { path: `hooks[${i}].script` });
     for (const v of h.vdus ?? []) if (!vduIds.includes(v)) bag.error("VNF_UNKNOWN_VDU", `hook \`${h.operation}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``, { path: `hooks[${i}].vdus` });
   });
   files.forEach((f, i) => {
-    if (!existsSync(f.source)) bag.error("VNF_FILE_MISSING", `file ${f.source} does not exist`, { path: `files[${i}].source` });
+    const fileProblem = unreadableFile(f.source);
+    if (fileProblem) bag.error("VNF_FILE_MISSING", `file ${f.source} ${fileProblem}`, { path: `files[${i}].source` });
     if (!f.remotePath.startsWith("/")) bag.error("VNF_FILE_REMOTE_PATH", `remotePath ${f.remotePath} must be absolute`, { path: `files[${i}].remotePath` });
   });
   if (args.images === "upload") {
@@ -43,7 +56,7 @@ export function validateHooks(plan: VmVnfPlan, args: VmVnfArgs): void {
     else {
       for (const v of plan.vdus) {
         if (!v.imageName) continue;
-        if (!v.imageFile || !existsSync(path.join(args.packageDir, v.imageFile))) {
+        if (!v.imageFile || unreadableFile(path.join(args.packageDir, v.imageFile))) {
           bag.error("VNF_IMAGE_MISSING", `VDU \`${v.vduId}\`: image file ${v.imageFile ?? "(none declared)"} is not in the package ${args.packageDir}`, { path: "images" });
         }
       }

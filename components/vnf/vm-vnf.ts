@@ -100,7 +100,7 @@ export class VmVnf extends pulumi.ComponentResource {
     const plan = planVmVnf(args.flavours, args.request, {
       scaleLevels: args.scaleLevels, allowedAddressPairs: args.allowedAddressPairs, extraStorages: args.extraStorages, serverGroupPolicies: args.serverGroupPolicies,
     });
-    validateHooks(plan, args);
+    validateHooks(name, plan, args);
     super("nfv:vnf:VmVnf", name, {}, opts);
     this.plan = plan;
     const provider = args.provider;

@@ -48,6 +48,16 @@ write_if_changed() {
   return 0
 }
 
+# check_pin NAME [VERSION]: NAME is a Debian package name and VERSION (if given) a Debian version
+# (Policy 5.6.1, 5.6.12), so that `NAME=VERSION` is one apt argument and never an option (`-o ...`).
+# pulumi-nfv checks the same grammar first; this is the script's own guard.
+check_pin() {
+  # Ranges like [a-z] follow the locale's collation; C makes them ASCII.
+  local LC_ALL=C
+  [[ "$1" =~ ^[a-z0-9][a-z0-9+.-]+$ ]] || die "package name $1 is not a Debian package name"
+  [[ -z "${2:-}" || "$2" =~ ^([0-9]+:)?[0-9][A-Za-z0-9.+~:-]*$ ]] || die "the version of $1 is not a Debian package version"
+}
+
 # b64 TEXT: decodes base64 (the transport of multi-line values on key=value lines).
 b64() { printf '%s' "$1" | base64 -d; }
 

@@ -12,7 +12,10 @@
 #   CONTAINERD_PACKAGE_VERSION=...           its apt version (required)
 #   EXTRA_PACKAGES=name=version              more pinned packages, repeated (e.g. etcd-client on masters)
 #   APT_SOURCE_B64=...             optional: an apt sources.list file for the mirror, base64
-#   HTTP_PROXY / HTTPS_PROXY / NO_PROXY      optional proxy
+#   APT_PROXY_CONF_B64=...         optional proxy: apt.conf lines, base64
+#   PROXY_DROPIN_B64=...           with it: the containerd and kubelet systemd drop-in, base64
+#                                  (both written and escaped by pulumi-nfv, components/host-files:
+#                                  this script never puts a value into apt or systemd syntax)
 #   INSTANCE_ID=<Nova server id>   optional: refuse to run unless cloud-init's instance id (when the
 #                                  host has one) is this server's: after a heal or a re-created
 #                                  server, a host still answering at the kept address must not be
@@ -24,7 +27,7 @@ SCRIPT_NAME=prepare-node
 source "$(dirname "$0")/lib.sh"
 
 NODE_NAME="" HOSTS_B64="" KUBERNETES_PACKAGE_VERSION="" CONTAINERD_PACKAGE="containerd" CONTAINERD_PACKAGE_VERSION=""
-APT_SOURCE_B64="" HTTP_PROXY="" HTTPS_PROXY="" NO_PROXY="" INSTANCE_ID=""
+APT_SOURCE_B64="" APT_PROXY_CONF_B64="" PROXY_DROPIN_B64="" INSTANCE_ID=""
 EXTRA_PACKAGES=()
 
 # cloud-init records the server's id here on every boot; without cloud-init there is nothing to check.
@@ -66,16 +69,15 @@ kernel_settings() {
 }
 
 configure_proxy() {
-  local apt="$ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy" unit env="[Service]"$'\n'
-  if [[ -z "$HTTP_PROXY$HTTPS_PROXY" ]]; then
+  local apt="$ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy" unit
+  if [[ -z "$APT_PROXY_CONF_B64" ]]; then
     rm -f "$apt" "$ROOT"/etc/systemd/system/{containerd,kubelet}.service.d/nfv-proxy.conf
     return 0
   fi
-  write_if_changed "$apt" 600 "Acquire::http::Proxy \"$HTTP_PROXY\";"$'\n'"Acquire::https::Proxy \"$HTTPS_PROXY\";"$'\n' || true
-  env+="Environment=\"HTTP_PROXY=$HTTP_PROXY\" \"HTTPS_PROXY=$HTTPS_PROXY\" \"NO_PROXY=$NO_PROXY\""$'\n'
-  env+="Environment=\"http_proxy=$HTTP_PROXY\" \"https_proxy=$HTTPS_PROXY\" \"no_proxy=$NO_PROXY\""$'\n'
+  [[ -n "$PROXY_DROPIN_B64" ]] || die "APT_PROXY_CONF_B64 needs PROXY_DROPIN_B64"
+  write_if_changed "$apt" 600 "$(b64 "$APT_PROXY_CONF_B64")"$'\n' || true
   for unit in containerd kubelet; do
-    write_if_changed "$ROOT/etc/systemd/system/$unit.service.d/nfv-proxy.conf" 600 "$env" && touch "$STATE_DIR/daemon-reload"
+    write_if_changed "$ROOT/etc/systemd/system/$unit.service.d/nfv-proxy.conf" 600 "$(b64 "$PROXY_DROPIN_B64")"$'\n' && touch "$STATE_DIR/daemon-reload"
   done
   return 0
 }
@@ -108,10 +110,12 @@ start_services() {
 }
 
 main() {
-  read_params NODE_NAME HOSTS_B64 KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE CONTAINERD_PACKAGE_VERSION 'EXTRA_PACKAGES[]' APT_SOURCE_B64 HTTP_PROXY HTTPS_PROXY NO_PROXY INSTANCE_ID
+  read_params NODE_NAME HOSTS_B64 KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE CONTAINERD_PACKAGE_VERSION 'EXTRA_PACKAGES[]' APT_SOURCE_B64 APT_PROXY_CONF_B64 PROXY_DROPIN_B64 INSTANCE_ID
   require NODE_NAME KUBERNETES_PACKAGE_VERSION CONTAINERD_PACKAGE_VERSION
   check_instance
   [[ "$NODE_NAME" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] || die "NODE_NAME $NODE_NAME is not a DNS label"
+  local p
+  for p in "$CONTAINERD_PACKAGE=$CONTAINERD_PACKAGE_VERSION" "kubelet=$KUBERNETES_PACKAGE_VERSION" "${EXTRA_PACKAGES[@]}"; do check_pin "${p%%=*}" "${p#*=}"; done
   mkdir -p "$STATE_DIR"
   set_hostname
   write_hosts

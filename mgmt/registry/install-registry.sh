@@ -11,7 +11,10 @@
 #   IMAGE_TARBALL=/path.tar        container mode: `docker save` tarball loaded instead of pulling
 #   DOCKER_PACKAGE_VERSION=...     container mode: apt version of docker.io (optional pin)
 #   REGISTRY_PACKAGE_VERSION=...   native mode: apt version of docker-registry (optional pin)
-#   HTTP_PROXY / HTTPS_PROXY / NO_PROXY   into apt and the service environment
+#   APT_PROXY_CONF_B64=...         optional proxy for apt: apt.conf lines, base64
+#   PROXY_DROPIN_B64=...           optional proxy for the service: a systemd drop-in, base64
+#                                  (both written and escaped by pulumi-nfv, components/host-files:
+#                                  this script never puts a value into apt or systemd syntax)
 #   TLS_CERT_B64 / TLS_KEY_B64     optional TLS, base64 of PEM
 #   AUTH_USER / AUTH_PASSWORD      optional htpasswd auth (bcrypt)
 #   STORAGE_VOLUME_ID=<cinder id>  optional: format (once) and mount that volume on STORAGE_DIR
@@ -32,7 +35,7 @@ SYSTEMD_DIR="${NFV_SYSTEMD_DIR:-/run/systemd/system}"   # exists only when syste
 CONTAINER_NAME="nfv-registry"
 
 MODE="container" PORT="5000" REGISTRY_IMAGE="registry:2.8.3" IMAGE_TARBALL="" DOCKER_PACKAGE_VERSION=""
-REGISTRY_PACKAGE_VERSION="" HTTP_PROXY="" HTTPS_PROXY="" NO_PROXY="" TLS_CERT_B64="" TLS_KEY_B64=""
+REGISTRY_PACKAGE_VERSION="" APT_PROXY_CONF_B64="" PROXY_DROPIN_B64="" TLS_CERT_B64="" TLS_KEY_B64=""
 AUTH_USER="" AUTH_PASSWORD="" STORAGE_VOLUME_ID="" STORAGE_DIR="/var/lib/nfv-registry"
 
 log() { echo "install-registry: $*" >&2; }
@@ -45,7 +48,7 @@ read_params() {
     [[ "$line" == *=* ]] || die "stdin line is not key=value"
     key="${line%%=*}" value="${line#*=}"
     case "$key" in
-      MODE|PORT|REGISTRY_IMAGE|IMAGE_TARBALL|DOCKER_PACKAGE_VERSION|REGISTRY_PACKAGE_VERSION|HTTP_PROXY|HTTPS_PROXY|NO_PROXY|TLS_CERT_B64|TLS_KEY_B64|AUTH_USER|AUTH_PASSWORD|STORAGE_VOLUME_ID|STORAGE_DIR)
+      MODE|PORT|REGISTRY_IMAGE|IMAGE_TARBALL|DOCKER_PACKAGE_VERSION|REGISTRY_PACKAGE_VERSION|APT_PROXY_CONF_B64|PROXY_DROPIN_B64|TLS_CERT_B64|TLS_KEY_B64|AUTH_USER|AUTH_PASSWORD|STORAGE_VOLUME_ID|STORAGE_DIR)
         printf -v "$key" '%s' "$value" ;;
       *) die "unknown parameter $key" ;;
     esac
@@ -65,12 +68,13 @@ validate_params() {
 }
 
 configure_apt_proxy() {
-  local conf="$ROOT/etc/apt/apt.conf.d/95nfv-proxy" want=""
-  [[ -n "$HTTP_PROXY" ]] && want+="Acquire::http::Proxy \"$HTTP_PROXY\";"$'\n'
-  [[ -n "$HTTPS_PROXY" ]] && want+="Acquire::https::Proxy \"$HTTPS_PROXY\";"$'\n'
-  if [[ -z "$want" ]]; then rm -f "$conf"; return 0; fi
-  write_if_changed "$conf" 600 "$want"
+  local conf="$ROOT/etc/apt/apt.conf.d/95nfv-proxy"
+  if [[ -z "$APT_PROXY_CONF_B64" ]]; then rm -f "$conf"; return 0; fi
+  write_if_changed "$conf" 600 "$(b64 "$APT_PROXY_CONF_B64")"$'\n'
 }
+
+# b64 TEXT: decodes base64 (the transport of file contents on key=value lines).
+b64() { printf '%s' "$1" | base64 -d; }
 
 # write_if_changed FILE MODE CONTENT: rewrites FILE only when CONTENT differs; prints nothing.
 write_if_changed() {
@@ -121,8 +125,8 @@ write_tls_and_auth() {
   local dir="$ROOT/etc/nfv-registry"
   mkdir -p "$dir"
   if [[ -n "$TLS_CERT_B64" ]]; then
-    write_if_changed "$dir/tls.crt" 644 "$(printf '%s' "$TLS_CERT_B64" | base64 -d)" || true
-    write_if_changed "$dir/tls.key" 600 "$(printf '%s' "$TLS_KEY_B64" | base64 -d)" || true
+    write_if_changed "$dir/tls.crt" 644 "$(b64 "$TLS_CERT_B64")" || true
+    write_if_changed "$dir/tls.key" 600 "$(b64 "$TLS_KEY_B64")" || true
   else
     rm -f "$dir/tls.crt" "$dir/tls.key"
   fi
@@ -138,12 +142,9 @@ write_tls_and_auth() {
 }
 
 configure_docker_proxy() {
-  local conf="$ROOT/etc/systemd/system/docker.service.d/http-proxy.conf" want="[Service]"$'\n'
-  [[ -z "$HTTP_PROXY$HTTPS_PROXY$NO_PROXY" ]] && { rm -f "$conf"; return 0; }
-  [[ -n "$HTTP_PROXY" ]] && want+="Environment=\"HTTP_PROXY=$HTTP_PROXY\""$'\n'
-  [[ -n "$HTTPS_PROXY" ]] && want+="Environment=\"HTTPS_PROXY=$HTTPS_PROXY\""$'\n'
-  [[ -n "$NO_PROXY" ]] && want+="Environment=\"NO_PROXY=$NO_PROXY\""$'\n'
-  if write_if_changed "$conf" 600 "$want"; then
+  local conf="$ROOT/etc/systemd/system/docker.service.d/http-proxy.conf"
+  [[ -z "$PROXY_DROPIN_B64" ]] && { rm -f "$conf"; return 0; }
+  if write_if_changed "$conf" 600 "$(b64 "$PROXY_DROPIN_B64")"$'\n'; then
     svc daemon-reload
     svc restart docker
   fi
@@ -249,13 +250,10 @@ http:
     realm: nfv-registry
     path: $dir/htpasswd
 "
-  local changed=0 envconf="$ROOT/etc/systemd/system/docker-registry.service.d/http-proxy.conf" envwant="[Service]"$'\n'
+  local changed=0 envconf="$ROOT/etc/systemd/system/docker-registry.service.d/http-proxy.conf"
   write_if_changed "$conf" 644 "$want" && changed=1
-  if [[ -n "$HTTP_PROXY$HTTPS_PROXY$NO_PROXY" ]]; then
-    [[ -n "$HTTP_PROXY" ]] && envwant+="Environment=\"HTTP_PROXY=$HTTP_PROXY\""$'\n'
-    [[ -n "$HTTPS_PROXY" ]] && envwant+="Environment=\"HTTPS_PROXY=$HTTPS_PROXY\""$'\n'
-    [[ -n "$NO_PROXY" ]] && envwant+="Environment=\"NO_PROXY=$NO_PROXY\""$'\n'
-    write_if_changed "$envconf" 600 "$envwant" && changed=1
+  if [[ -n "$PROXY_DROPIN_B64" ]]; then
+    write_if_changed "$envconf" 600 "$(b64 "$PROXY_DROPIN_B64")"$'\n' && changed=1
   fi
   # The packaged service runs as docker-registry: it must own the storage and read the secrets.
   chown -R docker-registry: "$ROOT$STORAGE_DIR" 2>/dev/null || true

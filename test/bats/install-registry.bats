@@ -127,15 +127,34 @@ install() { printf '%s\n' "$@" | bash "$SCRIPT"; }
   [[ "$output" == *"unknown action uninstall"* ]]
 }
 
-@test "proxy: into apt and the Docker service environment, never on a command line" {
-  run install MODE=container HTTP_PROXY=http://user1:password1@host1:3128 HTTPS_PROXY=http://user2:password2@host2:3128 NO_PROXY=10.0.0.0/8
+# As components/host-files writes them (its vitest asserts the same text): `%` doubled in the drop-in.
+APT_CONF='Acquire::http::Proxy "http://user1:pa%25ss$(id)@host1:3128";
+'
+DROPIN='[Service]
+Environment="HTTP_PROXY=http://user1:pa%%25ss$(id)@host1:3128" "http_proxy=http://user1:pa%%25ss$(id)@host1:3128"
+Environment="NO_PROXY=10.0.0.0/8" "no_proxy=10.0.0.0/8"
+'
+b64() { printf '%s' "$1" | base64 -w0; }
+
+@test "proxy: the files written byte for byte as sent (apt, the Docker service), nothing in them evaluated; never on a command line" {
+  run install MODE=container APT_PROXY_CONF_B64="$(b64 "$APT_CONF")" PROXY_DROPIN_B64="$(b64 "$DROPIN")"
   [ "$status" -eq 0 ]
-  grep -q 'Acquire::http::Proxy "http://user1:password1@host1:3128";' "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-proxy"
-  grep -q 'Environment="HTTPS_PROXY=http://user2:password2@host2:3128"' "$NFV_ROOT/etc/systemd/system/docker.service.d/http-proxy.conf"
-  grep -q 'Environment="NO_PROXY=10.0.0.0/8"' "$NFV_ROOT/etc/systemd/system/docker.service.d/http-proxy.conf"
+  cmp "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-proxy" <(printf '%s' "$APT_CONF")
+  cmp "$NFV_ROOT/etc/systemd/system/docker.service.d/http-proxy.conf" <(printf '%s' "$DROPIN")
   [ "$(stat -c %a "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-proxy")" = 600 ]
-  ! grep -q password "$STUB_LOG"
+  ! grep -rq "uid=" "$NFV_ROOT/etc"
+  ! grep -q "pa%25ss" "$STUB_LOG"
   grep -q "^systemctl restart docker$" "$STUB_LOG"
+}
+
+@test "proxy: native mode gives docker-registry the same drop-in; raw proxy values are no parameter any more" {
+  run install MODE=native PROXY_DROPIN_B64="$(b64 "$DROPIN")"
+  [ "$status" -eq 0 ]
+  cmp "$NFV_ROOT/etc/systemd/system/docker-registry.service.d/http-proxy.conf" <(printf '%s' "$DROPIN")
+  [ ! -e "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-proxy" ]
+  run install MODE=container 'NO_PROXY=10.0.0.1" "LD_PRELOAD=/x.so'
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"unknown parameter NO_PROXY"* ]]
 }
 
 @test "TLS and htpasswd auth: files written, mounted into the container, password only through stdin" {

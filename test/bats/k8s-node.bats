@@ -52,15 +52,43 @@ PREPARE=(NODE_NAME=k8s-workernode-0 KUBERNETES_PACKAGE_VERSION=1.30.14-1.1 CONTA
   grep -q "^apt-get install .* kubeadm=1.30.15-1.1 " "$STUB_LOG"
 }
 
-@test "prepare-node: the proxy goes to apt, containerd and the kubelet; never on a command line" {
-  run run_script prepare-node.sh "${PREPARE[@]}" HTTP_PROXY=http://user1:password1@proxy:3128 HTTPS_PROXY=http://user1:password1@proxy:3128 NO_PROXY=localhost,10.10.0.0/24
+# What components/host-files writes for a proxy whose password holds `%` and `$(id)` (the vitest
+# of the generator asserts the same text): apt.conf as it is, the drop-in with `%` doubled.
+PROXY_URL='http://u:p%25$(id)@proxy:3128'
+APT_CONF='Acquire::http::Proxy "http://u:p%25$(id)@proxy:3128";
+Acquire::https::Proxy "http://u:p%25$(id)@proxy:3128";
+'
+DROPIN='[Service]
+Environment="HTTP_PROXY=http://u:p%%25$(id)@proxy:3128" "http_proxy=http://u:p%%25$(id)@proxy:3128"
+Environment="HTTPS_PROXY=http://u:p%%25$(id)@proxy:3128" "https_proxy=http://u:p%%25$(id)@proxy:3128"
+Environment="NO_PROXY=localhost,10.10.0.0/24" "no_proxy=localhost,10.10.0.0/24"
+'
+
+@test "prepare-node: the proxy files written byte for byte as sent (apt, containerd, kubelet), nothing in them evaluated; never on a command line" {
+  run run_script prepare-node.sh "${PREPARE[@]}" APT_PROXY_CONF_B64="$(b64 "$APT_CONF")" PROXY_DROPIN_B64="$(b64 "$DROPIN")"
   [ "$status" -eq 0 ]
-  grep -q 'Acquire::https::Proxy "http://user1:password1@proxy:3128";' "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy"
-  grep -q '"NO_PROXY=localhost,10.10.0.0/24"' "$NFV_ROOT/etc/systemd/system/kubelet.service.d/nfv-proxy.conf"
-  grep -q '"https_proxy=http://user1:password1@proxy:3128"' "$NFV_ROOT/etc/systemd/system/containerd.service.d/nfv-proxy.conf"
+  cmp "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy" <(printf '%s' "$APT_CONF")
+  cmp "$NFV_ROOT/etc/systemd/system/kubelet.service.d/nfv-proxy.conf" <(printf '%s' "$DROPIN")
+  cmp "$NFV_ROOT/etc/systemd/system/containerd.service.d/nfv-proxy.conf" <(printf '%s' "$DROPIN")
   [ "$(stat -c %a "$NFV_ROOT/etc/systemd/system/containerd.service.d/nfv-proxy.conf")" = 600 ]
+  [ "$(stat -c %a "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy")" = 600 ]
   grep -qx "systemctl daemon-reload" "$STUB_LOG"
-  ! grep -q password1 "$STUB_LOG"
+  ! grep -rq "uid=" "$NFV_ROOT/etc"
+  ! grep -qF "$PROXY_URL" "$STUB_LOG"
+  # Unchanged files: no reload. Without a proxy the files go.
+  : >"$STUB_LOG"
+  run_script prepare-node.sh "${PREPARE[@]}" APT_PROXY_CONF_B64="$(b64 "$APT_CONF")" PROXY_DROPIN_B64="$(b64 "$DROPIN")"
+  ! grep -q "daemon-reload" "$STUB_LOG"
+  run_script prepare-node.sh "${PREPARE[@]}"
+  [ ! -e "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy" ] && [ ! -e "$NFV_ROOT/etc/systemd/system/kubelet.service.d/nfv-proxy.conf" ]
+}
+
+@test "prepare-node: raw proxy values are no parameter any more (the script puts no value into apt or systemd syntax); apt.conf without the drop-in is refused" {
+  run run_script prepare-node.sh "${PREPARE[@]}" 'HTTP_PROXY=http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "'
+  [ "$status" -ne 0 ]; [[ "$output" == *"unknown parameter HTTP_PROXY"* ]]
+  [ ! -e "$NFV_ROOT/etc/apt/apt.conf.d/95nfv-k8s-proxy" ]
+  run run_script prepare-node.sh "${PREPARE[@]}" APT_PROXY_CONF_B64="$(b64 "$APT_CONF")"
+  [ "$status" -ne 0 ]; [[ "$output" == *"APT_PROXY_CONF_B64 needs PROXY_DROPIN_B64"* ]]
 }
 
 @test "prepare-node: versions are required, unknown parameters and bad names refused" {
@@ -141,4 +169,16 @@ KEEPALIVED_CONF=$'vrrp_instance k8s_api {\n    interface @NODE_NIC@\n}'
   run run_script configure-lb.sh NODE_IP=10.99.0.1 HAPROXY_CFG_B64="$(b64 "$HAPROXY_CFG")" KEEPALIVED_CONF_B64="$(b64 "$KEEPALIVED_CONF")"
   [ "$status" -ne 0 ]
   [[ "$output" == *"no interface holds 10.99.0.1"* ]]
+}
+
+@test "prepare-node: a package name or version outside Debian's grammar is refused before anything changes (never an apt option)" {
+  run run_script prepare-node.sh "${PREPARE[@]}" "CONTAINERD_PACKAGE=-oDPkg::Pre-Invoke::=id"
+  [ "$status" -ne 0 ]; [[ "$output" == *"is not a Debian package name"* ]]
+  run run_script prepare-node.sh NODE_NAME=k8s-workernode-0 KUBERNETES_PACKAGE_VERSION="1.30 -oAPT::X=1" CONTAINERD_PACKAGE_VERSION=1.7.24-1
+  [ "$status" -ne 0 ]; [[ "$output" == *"the version of kubelet is not a Debian package version"* ]]
+  run run_script prepare-node.sh "${PREPARE[@]}" "EXTRA_PACKAGES=etcd-client=-1"
+  [ "$status" -ne 0 ]; [[ "$output" == *"the version of etcd-client is not a Debian package version"* ]]
+  [ ! -s "$STUB_LOG" ]
+  run run_script prepare-node.sh "${PREPARE[@]}" CONTAINERD_PACKAGE=containerd.io "EXTRA_PACKAGES=etcd-client=1:3.4.30-1+deb12u1~bpo"
+  [ "$status" -eq 0 ]
 }

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
 
@@ -313,9 +314,15 @@ describe.skipIf(!enabled)("K8sCluster flavour simple on the lab OpenStack: up, w
     const master = c.server("masterNode-0").ID;
     const worker = c.server("workerNode-0").ID;
     const proxy = hostFile(worker, "etc/systemd/system/containerd.service.d/nfv-proxy.conf");
-    expect(proxy).toContain("HTTP_PROXY=http://user1:password1@host1:port1");
     const noProxy = /"NO_PROXY=([^"]+)"/.exec(proxy)![1].split(",");
     expect(noProxy).toEqual(expect.arrayContaining([vip, "10.10.0.0/24", "192.168.0.0/16", "10.199.187.0/24", "192.168.246.10", "localhost", ".svc", ".cluster.local"]));
+    // Byte for byte what components/host-files writes from the request's proxy (issue 19): apt.conf,
+    // and the same drop-in for containerd and the kubelet (NO_PROXY as the node got it, checked above).
+    const httpProxy = "http://user1:password1@host1:3128" as ProxyUrl;
+    const httpsProxy = "https://user2:password2@host2:3129" as ProxyUrl;
+    expect(hostFile(worker, "etc/apt/apt.conf.d/95nfv-k8s-proxy")).toBe(aptProxyConf({ httpProxy, httpsProxy }));
+    expect(proxy).toBe(proxyDropIn({ httpProxy, httpsProxy, noProxy: noProxy.join(",") }));
+    expect(hostFile(worker, "etc/systemd/system/kubelet.service.d/nfv-proxy.conf")).toBe(proxy);
     expect(hostFile(worker, "etc/containerd/certs.d/192.168.246.10:5000/hosts.toml")).toContain('server = "http://192.168.246.10:5000"');
     expect(hostFile(worker, "etc/containerd/config.toml")).toContain('sandbox_image = "192.168.246.10:5000/pause:3.9"');
     expect(hostFile(master, "etc/hosts")).toMatch(/# BEGIN nfv-k8s\n(.*\n)*.* k8ss-workernode-1\n/);
@@ -462,7 +469,7 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
     // with the admin kubeconfig and the request's proxy in its environment.
     for (const i of [0, 1, 2]) {
       const env = hostFile(c.server(`masterNode-${i}`).ID, "var/tacker/helm/install.env");
-      expect(env, `masterNode-${i}`).toBe("KUBECONFIG=/etc/kubernetes/admin.conf\nhttp_proxy=http://user1:password1@host1:port1\nno_proxy_set=yes\n");
+      expect(env, `masterNode-${i}`).toBe("KUBECONFIG=/etc/kubernetes/admin.conf\nhttp_proxy=http://user1:password1@host1:3128\nno_proxy_set=yes\n");
       expect(hostFile(c.server(`masterNode-${i}`).ID, "usr/local/bin/helm")).toContain("fixture install_helm.sh");
     }
     expect(existsSync(path.join(labEnv.state_dir, "hosts", w, "root/usr/local/bin/helm"))).toBe(false);

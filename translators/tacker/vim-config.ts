@@ -347,8 +347,9 @@ function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** The kind of a value, never the value: the field may be a password or a token. */
 function describe(v: unknown): string {
-  return Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "object" ? "a mapping" : `${typeof v} ${JSON.stringify(v)}`;
+  return Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "object" ? "a mapping" : `a ${typeof v}`;
 }
 
 function optional<K extends string, V>(key: K, v: V | undefined): { [P in K]?: V } {

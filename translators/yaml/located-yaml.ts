@@ -6,7 +6,7 @@
  * files and deep nesting are refused before they can hang or crash the process.
  */
 import type * as Yaml from "yaml";
-import type { Document, LineCounter, Node } from "yaml";
+import type { Document, LineCounter, Node, Pair, YAMLMap } from "yaml";
 import { DiagnosticBag, formatPath, type SourceLocation } from "../diagnostics";
 
 let yamlModule: typeof Yaml | undefined;
@@ -70,13 +70,31 @@ export class LocatedDocument {
     return where;
   }
 
+  /** Per mapping, its pairs by key (the first of each), built on first use: one lookup is O(1), not a scan. */
+  private readonly index = new WeakMap<object, Map<string, Pair>>();
+
+  private pairOf(map: YAMLMap, key: string): Pair | undefined {
+    let byKey = this.index.get(map);
+    if (!byKey) {
+      const { isScalar } = yaml();
+      byKey = new Map();
+      for (const p of map.items as Pair[]) {
+        if (!isScalar(p.key)) continue;
+        const k = String(p.key.value);
+        if (!byKey.has(k)) byKey.set(k, p);
+      }
+      this.index.set(map, byKey);
+    }
+    return byKey.get(key);
+  }
+
   private deepestNode(path: YamlPath, wantKey: boolean): Node | undefined {
     const { isMap, isScalar, isSeq } = yaml();
     let node: unknown = this.doc.contents;
     for (let i = 0; i < path.length; i++) {
       const part = path[i];
       if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(part));
+        const pair = this.pairOf(node, String(part));
         if (!pair) return node;
         if (wantKey && i === path.length - 1 && isScalar(pair.key)) return pair.key;
         node = pair.value ?? pair.key;
@@ -122,7 +140,9 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
 
   const { LineCounter, parseAllDocuments } = yaml();
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys, prettyErrors: false, strict: true });
+  // Duplicate keys are found by `duplicateKeys` below: the parser's own check compares each key
+  // with every earlier one of its mapping, quadratic (40k keys: 18 s).
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
   if ("empty" in docs) {
     // A stream with only comments or directives: no documents, but maybe errors.
     for (const e of docs.errors) diagnostics.error(yamlCode(e.code), firstLine(e.message), locate(lines, file, e.pos[0]));
@@ -142,6 +162,9 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
       diagnostics.warning("YAML_WARNING", firstLine(w.message), locate(lines, file, w.pos[0]));
     }
     if (!ok) continue;
+    const duplicates = uniqueKeys ? duplicateKeys(doc.contents) : [];
+    for (const offset of duplicates) diagnostics.error("YAML_DUPLICATE_KEY", "Map keys must be unique", locate(lines, file, offset));
+    if (duplicates.length > 0) continue;
     const depth = maxNodeDepth(doc.contents);
     if (depth.depth > limits.maxDepth) {
       diagnostics.error("YAML_TOO_DEEP", `nesting deeper than ${limits.maxDepth} levels`, locate(lines, file, depth.offset));
@@ -151,7 +174,7 @@ export function parseYaml(text: string, file: string, limits: YamlLimits = DEFAU
     try {
       value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
     } catch (err) {
-      diagnostics.error("YAML_ALIAS_LIMIT", `alias expansion refused: ${(err as Error).message}`, { file });
+      diagnostics.error("YAML_ALIAS_LIMIT", `alias expansion refused: ${aliasProblem(err as Error, limits)}`, { file });
       continue;
     }
     documents.push(new LocatedDocument(file, doc, value, lines));
@@ -273,4 +296,43 @@ function maxNodeDepth(root: unknown): { depth: number; offset: number } {
     // Aliases are not followed here: their expansion is bounded by maxAliasCount when values are built.
   }
   return { depth: max, offset };
+}
+
+/**
+ * Offsets of the keys that repeat an earlier key of their mapping, as the parser's `uniqueKeys`
+ * sees them (scalars equal in type and value), in one linear walk without recursion.
+ */
+function duplicateKeys(root: unknown): number[] {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
+  const out: number[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const p of node.items) {
+        if (isScalar(p.key)) {
+          const k = `${typeof p.key.value}:${String(p.key.value)}`;
+          if (seen.has(k)) out.push(p.key.range?.[0] ?? 0);
+          seen.add(k);
+        }
+        stack.push(p.key, p.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    } else if (isPair(node)) {
+      stack.push(node.key, node.value);
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * The parser's alias messages quote the alias text (`Unresolved alias …: S3cret`), and a value the
+ * user meant literally (`password: *S3cret`) may be a secret: say what is wrong, never the text.
+ */
+function aliasProblem(err: Error, limits: YamlLimits): string {
+  if (err.message.startsWith("Unresolved alias")) return "an alias (`*name`) names no anchor defined before it; quote a value that starts with `*`";
+  if (err.message.startsWith("Excessive alias count")) return `more than ${limits.maxAliasCount} alias expansions`;
+  return "the aliases cannot be expanded";
 }

@@ -5,8 +5,8 @@
  */
 
 export interface NoProxyInput {
-  /** The user's `no_proxy`, comma-separated; kept first. */
-  user?: string;
+  /** The user's `no_proxy` entries; kept first. */
+  user?: readonly string[];
   nodeIps: string[];
   nodeNames: string[];
   vip?: string;
@@ -22,7 +22,7 @@ export interface NoProxyInput {
 export function noProxy(i: NoProxyInput): string {
   const domain = i.dnsDomain ?? "cluster.local";
   const entries = [
-    ...(i.user ?? "").split(",").map((s) => s.trim()),
+    ...(i.user ?? []),
     "localhost", "127.0.0.1",
     ...(i.k8sNodeCidr ? [i.k8sNodeCidr] : []),
     ...i.nodeIps, ...i.nodeNames,

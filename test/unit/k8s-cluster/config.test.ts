@@ -214,7 +214,7 @@ describe("kubeadm", () => {
 describe("no_proxy", () => {
   it("the user's list first, then localhost, node CIDR kept as a CIDR, nodes, VIP, pod and service CIDRs, registry hosts, cluster domains; no duplicates", () => {
     expect(cfg.noProxy({
-      user: "192.168.246.0/24,10.0.0.1", nodeIps: ["10.10.0.11", "10.10.0.21"], nodeNames: ["k8s-masternode-0", "k8s-workernode-0"], vip: "10.10.0.100",
+      user: ["192.168.246.0/24", "10.0.0.1"], nodeIps: ["10.10.0.11", "10.10.0.21"], nodeNames: ["k8s-masternode-0", "k8s-workernode-0"], vip: "10.10.0.100",
       podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", k8sNodeCidr: "10.10.0.0/24", registryServers: ["192.168.246.10:5000", "10.0.0.1:5000"],
     }).split(",")).toEqual([
       "192.168.246.0/24", "10.0.0.1", "localhost", "127.0.0.1", "10.10.0.0/24", "10.10.0.11", "10.10.0.21", "k8s-masternode-0", "k8s-workernode-0", "10.10.0.100",

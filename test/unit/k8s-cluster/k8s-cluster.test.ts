@@ -92,8 +92,13 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(deps.get("k8s-workerNode-1-drain")).toEqual(["k8s-workerNode-1-join"]);
     expect(deps.get("k8s-masterNode-0-lb")).toEqual(["k8s-init"]);
     // Command lines hold the script path only; every stdin is secret.
+    // Credential steps keep their stdout on the node unless they succeed (stdoutOnSuccess).
+    const credentialSteps = ["k8s-init", "k8s-workerNode-0-join-credentials", "k8s-workerNode-1-join-credentials"];
     for (const r of registered.filter((x) => x.type === "command:remote:Command")) {
-      expect(String(r.inputs.create ?? r.inputs.delete), r.name).toMatch(/^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/);
+      const line = String(r.inputs.create ?? r.inputs.delete);
+      expect(line, r.name).toMatch(credentialSteps.includes(r.name)
+        ? /^out="\$\(sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/(init-master|join-credentials)\.sh\)" && printf '%s\\n' "\$out"$/
+        : /^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/);
       expect(isSecretValue(r.inputs.stdin), r.name).toBe(true);
     }
     expect(one("k8s-workerNode-0-drain").inputs.create).toBeUndefined();
@@ -111,8 +116,16 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(field(prep, "EXTRA_PACKAGES")).toBeUndefined();
     expect(field(stdinOf("k8s-masterNode-0-prepare"), "EXTRA_PACKAGES")).toBe("etcd-client=3.4.30-1");
     expect(decoded(prep, "HOSTS_B64")).toBe("10.10.0.103 k8s-masternode-0\n10.10.0.101 k8s-workernode-0\n10.10.0.102 k8s-workernode-1\n");
-    expect(field(prep, "HTTP_PROXY")).toBe("http://user1:password1@host1:port1");
-    expect(field(prep, "NO_PROXY")).toBe("192.168.246.0/24,10.0.0.1,localhost,127.0.0.1,10.10.0.0/24,10.10.0.103,10.10.0.101,10.10.0.102,k8s-masternode-0,k8s-workernode-0,k8s-workernode-1,10.10.0.100,192.168.0.0/16,10.199.187.0/24,192.168.246.10,.svc,.svc.cluster.local,.cluster.local");
+    // The proxy files are written (and escaped) here; the script only decodes and writes them.
+    expect(field(prep, "HTTP_PROXY")).toBeUndefined();
+    expect(decoded(prep, "APT_PROXY_CONF_B64")).toBe('Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n');
+    const noProxy = "192.168.246.0/24,10.0.0.1,localhost,127.0.0.1,10.10.0.0/24,10.10.0.103,10.10.0.101,10.10.0.102,k8s-masternode-0,k8s-workernode-0,k8s-workernode-1,10.10.0.100,192.168.0.0/16,10.199.187.0/24,192.168.246.10,.svc,.svc.cluster.local,.cluster.local";
+    expect(decoded(prep, "PROXY_DROPIN_B64").split("\n")).toEqual([
+      "[Service]",
+      'Environment="HTTP_PROXY=http://user1:password1@host1:3128" "http_proxy=http://user1:password1@host1:3128"',
+      'Environment="HTTPS_PROXY=https://user2:password2@host2:3129" "https_proxy=https://user2:password2@host2:3129"',
+      `Environment="NO_PROXY=${noProxy}" "no_proxy=${noProxy}"`, "",
+    ]);
     const regs = stdinOf("k8s-workerNode-0-registries");
     expect(field(regs, "REGISTRY")?.split("|")[0]).toBe("192.168.246.10:5000");
     expect(JSON.parse(decoded(regs, "REGISTRY_AUTH_B64"))).toEqual({ auths: { "192.168.246.10:5000": { auth: Buffer.from("tacker:tacker").toString("base64") } } });
@@ -131,7 +144,7 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(JSON.parse(decoded(regs, "REGISTRY_AUTH_B64")).auths["10.10.0.50:5443"]).toEqual({ auth: Buffer.from("nfv:reg-s3cret").toString("base64") });
     const prep = stdinOf("k8s-workerNode-1-prepare");
     expect(decoded(prep, "HOSTS_B64")).toContain("10.10.0.50 registry.lab\n");
-    expect(field(prep, "NO_PROXY")!.split(",")).toContain("10.10.0.50");
+    expect(/"NO_PROXY=([^"]+)"/.exec(decoded(prep, "PROXY_DROPIN_B64"))![1].split(",")).toContain("10.10.0.50");
   });
 
   it("a handed-over registry that is not host:port, not HTTP(S) or already listed fails with its position; without credentials it gets Tacker's defaults", async () => {
@@ -236,6 +249,9 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
 
   it("bad input is refused before anything is registered: unpinned versions, a bad CIDR, an unknown CP", () => {
     expect(() => build(SEED, { versions: { kubernetes: "1.30.14" }, sandboxImage: "pause:latest" })).toThrow(/versions.kubernetesPackage is required[\s\S]*sandboxImage must be a pinned image/);
+    // One apt argument each: Debian's grammar, so never an option.
+    expect(() => build(SEED, { versions: { ...VERSIONS, containerdPackageName: "-oDPkg::Pre-Invoke::=id", haproxyPackage: "1 -oX=1" } }))
+      .toThrow(/versions.containerdPackageName is not a Debian package name[\s\S]*versions.haproxyPackage is not a Debian package version/);
     const req = k8sRequest(SEED);
     Object.assign((req.additionalParams!.k8s_cluster_installation_param as Record<string, Record<string, unknown>>).master_node, { pod_cidr: "10.199.0.0/16", nic_cp_name: "nope_CP" });
     expect(() => new mod.K8sCluster("k8s", { flavours: pkg.flavours, request: req, provider, versions: VERSIONS, sandboxImage: "r/pause:3.9" }))
@@ -321,7 +337,7 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
       expect(run.triggers).toEqual([`k8s-vnf-${m}-id`, createHash("sha256").update(script).digest("hex")]);
       const stdin = stdinOf(`k8s-${m}-helm`);
       expect(field(stdin, "SCRIPT")).toBe("/var/tmp/nfv/k8s/package-install_helm.sh");
-      expect(field(stdin, "HTTP_PROXY")).toBe("http://user1:password1@host1:port1");
+      expect(field(stdin, "HTTP_PROXY")).toBe("http://user1:password1@host1:3128");
       expect(field(stdin, "NO_PROXY")?.split(",")).toEqual(expect.arrayContaining(["10.10.0.100", "10.10.0.0/24", "localhost"]));
     }
     expect(registered.some((r) => r.name.startsWith("k8s-workerNode-") && r.name.includes("helm"))).toBe(false);

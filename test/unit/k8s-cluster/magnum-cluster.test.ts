@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMagnumMocks, MAGNUM_CA, MAGNUM_ENDPOINT, MAGNUM_KEY } from "../helpers/magnum-mocks";
-import { isSecretValue, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
+import { isSecretValue, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 
 let registered: Registered[];
 let mod: typeof import("../../../components/k8s-cluster");
@@ -73,6 +73,27 @@ describe("MagnumCluster", () => {
     await settle();
     expect(one("openstack:containerinfra/clusterTemplate:ClusterTemplate").inputs.masterLbEnabled).toBe(false);
     expect(() => new mod.MagnumCluster("even", { provider, image: "fcos", masterCount: 2 })).not.toThrow();
+  });
+
+  it("proxy settings reach the ClusterTemplate as secrets, plain inputs included (a proxy URL may hold a password)", async () => {
+    new mod.MagnumCluster("px", { provider, image: "fcos", httpProxy: "http://u:S3cret@proxy:3128", httpsProxy: pulumi.secret("http://u:S3cret@proxy:3128"), noProxy: "10.0.0.0/8,.svc" });
+    await settle();
+    const t = one("openstack:containerinfra/clusterTemplate:ClusterTemplate").inputs;
+    for (const k of ["httpProxy", "httpsProxy", "noProxy"]) expect(isSecretValue(t[k]), k).toBe(true);
+    expect(plain(t.httpProxy)).toBe("http://u:S3cret@proxy:3128");
+  });
+
+  it("a proxy that is not an http(s) URL, or a bad no_proxy, is refused naming the field, never the value", async () => {
+    let error: DiagnosticError | undefined;
+    try {
+      new mod.MagnumCluster("badpx", { provider, image: "fcos", httpProxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "', httpsProxy: "ftp://u:S3cret@p", noProxy: '10.0.0.1" "LD_PRELOAD=/x.so' });
+    } catch (e) {
+      error = e as DiagnosticError;
+    }
+    expect(error?.diagnostics.map((d) => d.path)).toEqual(["httpProxy", "httpsProxy", "noProxy"]);
+    expect(JSON.stringify(error?.diagnostics)).not.toMatch(/S3cret|Pre-Invoke|LD_PRELOAD/);
+    await settle();
+    expect(registered.filter((r) => r.name.startsWith("badpx"))).toEqual([]);
   });
 
   it("bad arguments: every problem in one error, nothing registered", async () => {

@@ -2,14 +2,17 @@
  * k8s_cluster_installation_param read as Tacker reads it, on the real kubernetes_vnf_package and the
  * seed's param file as it is. Pure checks: proves parsing, defaults and located errors.
  */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../translators/diagnostics";
 import type { Flavour, VnfModel } from "../../../translators/tosca/model";
 import { readK8sClusterInstallation, readK8sClusterParamFile } from "../../../components/k8s-cluster/params";
+import { DirectorySource } from "../../../translators/tosca/phase1-read/package-source";
 import { K8S_FIXTURES, k8sModel, seedRequestText, SEED_FILE } from "./k8s-fixtures";
+
+const SRC = new DirectorySource(K8S_FIXTURES, K8S_FIXTURES);
 
 let pkg: VnfModel;
 let simple: Flavour;
@@ -35,7 +38,7 @@ const codes = (r: ReturnType<typeof read>) => r.bag.items.map((d) => [d.severity
 
 describe("the seed's private_registry_kubernetes_param_file.json", () => {
   it("is accepted as it is: Tacker's defaults, the registry with tacker/tacker, proxy and node CIDR", () => {
-    const r = readK8sClusterParamFile(seedRequestText(), SEED_FILE, { flavours: pkg.flavours, packageDir: K8S_FIXTURES, masterCount: 1 });
+    const r = readK8sClusterParamFile(seedRequestText(), SEED_FILE, { flavours: pkg.flavours, packageSource: SRC, masterCount: 1 });
     expect(r.bag.errors()).toEqual([]);
     // `#` comments (warned by the request reader) and the script Tacker would need but we do not.
     expect(r.bag.warnings().map((d) => [d.code, d.line])).toEqual([
@@ -49,9 +52,51 @@ describe("the seed's private_registry_kubernetes_param_file.json", () => {
         podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", clusterCpName: "vip_CP", vip: true,
       },
       worker: { aspectId: "worker_instance", sshCpName: "workerNode_CP2", nicCpName: "workerNode_CP2", vduId: "workerNode", username: "ubuntu", password: "ubuntu" },
-      proxy: { httpProxy: "http://user1:password1@host1:port1", httpsProxy: "https://user2:password2@host2:port2", noProxy: "192.168.246.0/24,10.0.0.1", k8sNodeCidr: "10.10.0.0/24" },
+      proxy: { httpProxy: "http://user1:password1@host1:3128", httpsProxy: "https://user2:password2@host2:3129", noProxy: ["192.168.246.0/24", "10.0.0.1"], k8sNodeCidr: "10.10.0.0/24" },
       registries: [{ connectionType: "0", server: "192.168.246.10:5000", username: "tacker", password: "tacker" }],
     });
+  });
+});
+
+describe("proxy values are typed, checked before anything is registered", () => {
+  // The issue's payloads: one ran `id` as root at the next apt-get update, one added an
+  // environment line to the kubelet drop-in; Tacker's `host1:port1` placeholder is no URL either.
+  const PAYLOADS = {
+    http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "',
+    https_proxy: "https://user2:S3cret@host2:port2",
+    no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+  };
+
+  it("refused at file:line:column of each value, naming the field, never the value", () => {
+    const seed = JSON.parse(seedRequestText().replace(/\s#[^\n]*/g, ""));
+    seed.additionalParams.k8s_cluster_installation_param.proxy = { ...PAYLOADS, k8s_node_cidr: "10.10.0.0/24" };
+    const text = JSON.stringify(seed, null, 2);
+    const r = readK8sClusterParamFile(text, "req.json", { flavours: pkg.flavours, packageSource: SRC, masterCount: 1 });
+    expect(r.value).toBeUndefined();
+    const line = (needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+    expect(r.bag.errors().map((d) => [d.code, d.line, d.column])).toEqual([
+      ["K8S_PROXY_URL", line('"http_proxy"'), expect.any(Number)],
+      ["K8S_PROXY_URL", line('"https_proxy"'), expect.any(Number)],
+      ["K8S_NO_PROXY", line('"no_proxy"'), expect.any(Number)],
+    ]);
+    expect(r.bag.errors().map((d) => d.message)).toEqual([
+      "http_proxy is not a URL: character 14 (a quote) is not allowed in a proxy URL",
+      "https_proxy is not a URL (expected http://[user:password@]host[:port])",
+      "no_proxy entry 1 is not a host, domain, IP address or CIDR",
+    ]);
+    expect(JSON.stringify(r.bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
+  });
+
+  it("a URL with a path, a query, a bad %-escape or another scheme is refused; a valid one is kept as written", () => {
+    const msg = (http_proxy: string) => read(params({ proxy: { http_proxy, https_proxy: "http://p:3128" } })).bag.errors().map((d) => d.message);
+    expect(msg("http://p:3128/x")).toEqual(["http_proxy must not have a path (expected http://[user:password@]host[:port])"]);
+    expect(msg("http://p:3128?a=b")).toEqual(["http_proxy must not have a query or fragment"]);
+    expect(msg("http://u:p%zz@p:3128")).toEqual(["http_proxy is not a URL: a `%` not followed by two hex digits"]);
+    expect(msg("file:///etc/passwd")).toEqual(["http_proxy must be an http or https URL, not file"]);
+    expect(msg("http://p:3128 ")).toEqual(["http_proxy is not a URL: character 14 (a space) is not allowed in a proxy URL"]);
+    const ok = read(params({ proxy: { http_proxy: "http://u:p%40ss@proxy.example:3128", https_proxy: "https://[2001:db8::1]:3128/", no_proxy: " .example.com, 10.0.0.0/8 ,*.svc,[::1]:80,host:8080,," } }));
+    expect(ok.bag.errors()).toEqual([]);
+    expect(ok.value?.proxy).toEqual({ httpProxy: "http://u:p%40ss@proxy.example:3128", httpsProxy: "https://[2001:db8::1]:3128/", noProxy: [".example.com", "10.0.0.0/8", "*.svc", "[::1]:80", "host:8080"] });
   });
 });
 
@@ -73,9 +118,9 @@ describe("readK8sClusterInstallation", () => {
   });
 
   it("HTTPS registry with a CA from the package and an /etc/hosts line", () => {
-    const r = read(params({ private_registry_connection_info: [{ connection_type: "1", server: "registry.example:5443", username: "u", password: "p", certificate_path: "Files/registry-ca.crt", hosts_string: "192.0.2.50 registry.example" }] }), { packageDir: K8S_FIXTURES });
+    const r = read(params({ private_registry_connection_info: [{ connection_type: "1", server: "registry.example:5443", username: "u", password: "p", certificate_path: "Files/registry-ca.crt", hosts_string: "192.0.2.50 registry.example" }] }), { packageSource: SRC });
     expect(r.bag.items.map((d) => d.code)).toEqual(["K8S_SCRIPT_PATH_UNUSED"]);
-    expect(r.value?.registries).toEqual([{ connectionType: "1", server: "registry.example:5443", username: "u", password: "p", certificatePath: "Files/registry-ca.crt", hostsString: "192.0.2.50 registry.example" }]);
+    expect(r.value?.registries).toEqual([{ connectionType: "1", server: "registry.example:5443", username: "u", password: "p", certificatePath: "Files/registry-ca.crt", caPem: readFileSync(path.join(K8S_FIXTURES, "Files/registry-ca.crt"), "utf8"), hostsString: "192.0.2.50 registry.example" }]);
   });
 
   it("proxy applies only with both http_proxy and https_proxy (Tacker); otherwise warned and ignored", () => {
@@ -145,21 +190,46 @@ describe("readK8sClusterInstallation", () => {
     const r = read(params({ private_registry_connection_info: [
       { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/missing.crt" },
       { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "../../etc/ssl/ca.crt" },
-    ] }), { packageDir: K8S_FIXTURES });
+    ] }), { packageSource: SRC });
     expect(r.bag.errors().map((d) => [d.code, d.message])).toEqual([
-      ["K8S_CERTIFICATE_PATH", `certificate_path Files/missing.crt is not in the package ${K8S_FIXTURES}`],
-      ["K8S_CERTIFICATE_PATH", "certificate_path ../../etc/ssl/ca.crt must be inside the package"],
+      ["K8S_CERTIFICATE_PATH", `certificate_path Files/missing.crt is not a file of the package ${K8S_FIXTURES}`],
+      ["K8S_CERTIFICATE_PATH", "certificate_path ../../etc/ssl/ca.crt must be a path inside the package"],
     ]);
   });
 
   it("helm_installation_script_path: kept when the package has it; missing or outside the package is an error at the field", () => {
-    const ok = read(params({ helm_installation_script_path: "Scripts/install_helm.sh" }), { packageDir: K8S_FIXTURES });
+    const ok = read(params({ helm_installation_script_path: "Scripts/install_helm.sh" }), { packageSource: SRC });
     expect(ok.value?.helmInstallationScriptPath).toBe("Scripts/install_helm.sh");
+    expect(ok.value?.helmInstallationScript).toEqual(readFileSync(path.join(K8S_FIXTURES, "Scripts/install_helm.sh")));
     expect(ok.bag.errors()).toEqual([]);
-    for (const [file, message] of [["Scripts/nope.sh", `helm_installation_script_path Scripts/nope.sh is not in the package ${K8S_FIXTURES}`], ["/usr/bin/helm", "helm_installation_script_path /usr/bin/helm must be inside the package"]]) {
-      const r = read(params({ helm_installation_script_path: file }), { packageDir: K8S_FIXTURES });
+    for (const [file, message] of [["Scripts/nope.sh", `helm_installation_script_path Scripts/nope.sh is not a file of the package ${K8S_FIXTURES}`], ["/usr/bin/helm", "helm_installation_script_path /usr/bin/helm must be a path inside the package"]]) {
+      const r = read(params({ helm_installation_script_path: file }), { packageSource: SRC });
       expect(r.bag.errors().map((d) => [d.code, d.message, d.path])).toEqual([["K8S_HELM_SCRIPT_PATH", message, "additionalParams.k8s_cluster_installation_param.helm_installation_script_path"]]);
     }
+  });
+
+  it("package files are read through the package source: a symbolic link (to a file outside or inside) or a directory is refused at the field", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "k8s-pkg-"));
+    mkdirSync(path.join(dir, "Files"));
+    writeFileSync(path.join(dir, "Files/real.crt"), "CA");
+    writeFileSync(path.join(dir, "outside.sh"), "echo operator's file");
+    symlinkSync(path.join(dir, "outside.sh"), path.join(dir, "Files/linked.sh"));
+    symlinkSync("real.crt", path.join(dir, "Files/linked.crt"));
+    mkdirSync(path.join(dir, "Files/dir.crt"));
+    const source = new DirectorySource(dir, dir);
+    const r = read(params({
+      helm_installation_script_path: "Files/linked.sh",
+      private_registry_connection_info: [
+        { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/linked.crt" },
+        { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "Files/dir.crt" },
+        { connection_type: "1", server: "192.0.2.3:5443", certificate_path: "Files/./real.crt" },
+      ],
+    }), { packageSource: source });
+    expect(r.bag.errors().map((d) => [d.code, d.path?.replace("additionalParams.k8s_cluster_installation_param", "$"), d.message])).toEqual([
+      ["K8S_HELM_SCRIPT_PATH", "$.helm_installation_script_path", "helm_installation_script_path Files/linked.sh is a symbolic link or not a regular file; a package file must be a regular file inside the package"],
+      ["K8S_CERTIFICATE_PATH", "$.private_registry_connection_info[0].certificate_path", "certificate_path Files/linked.crt is a symbolic link or not a regular file; a package file must be a regular file inside the package"],
+      ["K8S_CERTIFICATE_PATH", "$.private_registry_connection_info[1].certificate_path", `certificate_path Files/dir.crt is not a file of the package ${dir}`],
+    ]);
   });
 
   it("missing required keys, wrong types, unknown keys; unsupported features warned", () => {
@@ -184,7 +254,7 @@ describe("readK8sClusterInstallation", () => {
     const file = path.join(dir, "req.json");
     writeFileSync(file, text);
     mkdirSync(path.join(dir, "pkg"));
-    const r = readK8sClusterParamFile(text, file, { flavours: pkg.flavours, packageDir: path.join(dir, "pkg") });
+    const r = readK8sClusterParamFile(text, file, { flavours: pkg.flavours, packageSource: new DirectorySource(path.join(dir, "pkg"), path.join(dir, "pkg")) });
     expect(r.bag.errors().map(formatDiagnostic)).toEqual([
       `${file}:37:20 (additionalParams.k8s_cluster_installation_param.private_registry_connection_info[0].connection_type): error K8S_CONNECTION_TYPE: connection_type must be the string "0" (HTTP) or "1" (HTTPS), got "http"`,
     ]);

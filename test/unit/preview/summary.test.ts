@@ -1,6 +1,7 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectChanges, countChanges, renderPreviewMarkdown } from "../../../cli/preview/summary";
+import { code, collectChanges, countChanges, renderPreviewMarkdown } from "../../../cli/preview/summary";
 
 const urn = (type: string, name: string) => `urn:pulumi:local::pulumi-nfv::${type}::${name}`;
 
@@ -62,5 +63,31 @@ describe("preview summary with --diff", () => {
   it("lists the detailed diff's full property paths", () => {
     const [, update] = collectChanges(EVENTS, { detailed: true });
     expect(update.properties).toEqual(["spec.replicas"]);
+  });
+
+  it("escapes property, resource and type names: a backtick, a line break or a `|` cannot inject a heading or an <img>", () => {
+    const evil = "x`\n### Injected\n<img src=x onerror=alert(1)>|y";
+    const md = renderPreviewMarkdown("local", collectChanges([pre("update", "t:m:T", `r\`|${evil}`, { diffs: [evil] })], { detailed: true }));
+    const lines = md.split("\n");
+    expect(lines.filter((l) => l.startsWith("###"))).toEqual(["### Pulumi preview: `local`"]);
+    const row = lines.find((l) => l.startsWith("| `~` update"))!;
+    // The row stays one line of four cells (unescaped pipes only between cells).
+    expect(row.split(/(?<!\\)\|/)).toHaveLength(6);
+    expect(row).toContain("``x` ### Injected <img src=x onerror=alert(1)>\\|y``");
+  });
+});
+
+describe("code spans", () => {
+  it("any text: one line, a fence longer than every backtick run inside, no unescaped `|`", () => {
+    fc.assert(fc.property(fc.string({ unit: fc.oneof(fc.constantFrom("`", "|", "\n", "\r", "<", "#", " ", "\\"), fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c))), maxLength: 30 }), (s) => {
+      const c = code(s);
+      expect(c).not.toMatch(/[\n\r]/);
+      const fence = /^`+/.exec(c)![0];
+      expect(c.endsWith(fence)).toBe(true);
+      const inner = c.slice(fence.length, c.length - fence.length);
+      for (const run of inner.match(/`+/g) ?? []) expect(run.length).toBeLessThan(fence.length);
+      expect(inner).not.toMatch(/^`|`$/);
+      expect(inner.replace(/\\\|/g, "")).not.toContain("|");
+    }), { numRuns: 3000 });
   });
 });

@@ -11,6 +11,8 @@ import { isSecretValue, plain, settle, valueOf, type Registered } from "../helpe
 import type { VnfModel } from "../../../translators/tosca/model";
 import { graph, installVnfMocks, model, PACKAGES, request } from "../vnf/vnf-mocks";
 
+const b64 = (s: string) => Buffer.from(s).toString("base64");
+
 let registered: Registered[];
 let reg: typeof import("../../../components/registry");
 let pkg: VnfModel;
@@ -74,7 +76,13 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
     expect(install.inputs.create).toBe("sudo -n /bin/bash /var/tmp/nfv/install-registry.sh");
     expect(stdinOf(`${V}-instantiate_end`)).toBe([
       "MODE=container", "PORT=5000", "REGISTRY_IMAGE=registry:2.8.3",
-      "HTTP_PROXY=http://user1:password1@host1:port1", "HTTPS_PROXY=https://user2:password2@host2:port2", "NO_PROXY=192.168.246.0/24,10.0.0.1",
+      `APT_PROXY_CONF_B64=${b64('Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n')}`,
+      `PROXY_DROPIN_B64=${b64([
+        "[Service]",
+        'Environment="HTTP_PROXY=http://user1:password1@host1:3128" "http_proxy=http://user1:password1@host1:3128"',
+        'Environment="HTTPS_PROXY=https://user2:password2@host2:3129" "https_proxy=https://user2:password2@host2:3129"',
+        'Environment="NO_PROXY=192.168.246.0/24,10.0.0.1" "no_proxy=192.168.246.0/24,10.0.0.1"', "",
+      ].join("\n"))}`,
       `STORAGE_VOLUME_ID=${V}-RegistryStorage-id`, "",
     ].join("\n"));
     const conn = install.inputs.connection as Record<string, unknown>;

@@ -167,6 +167,19 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     ]);
   });
 
+  it("containerd_package and the package versions follow Debian's grammar: a value apt would read as an option is refused, located, registering nothing", async () => {
+    setConfig({ k8sb: entry({ cluster: { ...CLUSTER, containerd_package: "-oDPkg::Pre-Invoke::=id", containerd_package_version: "1.7 -oAPT::X=1", haproxy_package_version: "-1" } }) });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.containerd_package_version", expect.stringContaining("is not a Debian package version")],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.containerd_package", expect.stringContaining("is not a Debian package name")],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.haproxy_package_version", expect.stringContaining("is not a Debian package version")],
+    ]);
+    expect(err.message).not.toContain("Pre-Invoke");
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
   it("a server group policy that Nova does not know is refused, located", async () => {
     setConfig({ k8sb: entry({ cluster: { ...CLUSTER, worker_server_group: "spread" } }) });
     const err = await failure();

@@ -77,6 +77,21 @@ describe("magnum_clusters in the stack config", () => {
   });
 });
 
+describe("magnum_clusters proxy settings", () => {
+  it("typed: a proxy that is no http(s) URL or a bad no_proxy is refused at its key, the value never echoed", async () => {
+    const s = await settings({ m: { vim: "core", image: "fcos", http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "', https_proxy: "http://u:S3cret@p:port", no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so' } });
+    expect(s.bag.errors().map((d) => [d.code, d.path])).toEqual([
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.m.http_proxy"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.m.https_proxy"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.m.no_proxy"],
+    ]);
+    expect(JSON.stringify(s.bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
+    const ok = await settings({ m: { vim: "core", image: "fcos", http_proxy: "http://u:S3cret@p:3128", no_proxy: "10.0.0.0/8,.svc" } });
+    expect(ok.bag.hasErrors()).toBe(false);
+    expect(ok.magnumClusters[0].args).toMatchObject({ httpProxy: "http://u:S3cret@p:3128", noProxy: "10.0.0.0/8,.svc" });
+  });
+});
+
 describe("the program registers a Magnum cluster", () => {
   let registered: Registered[];
   let program: typeof import("../../../stacks/program");

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
 
@@ -86,6 +86,38 @@ describe("vnfs in a stack config", () => {
     expect(registered).toEqual([]);
   });
 
+  it("ssh without host_key or host_key_file: a warning at the key (the host is not verified); none with a pinned key", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn");
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { port_no: 5000 } } });
+    await program.deployStack();
+    await settle();
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("CONFIG_NO_HOST_KEY"))).toEqual([
+      expect.stringMatching(/^pulumi-nfv:vnfs\.registry\.host: warning CONFIG_NO_HOST_KEY: host has no host_key or host_key_file/),
+    ]);
+    warn.mockClear();
+    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, mode: "native", installation_param: { port_no: 5000 } } });
+    await program.deployStack();
+    expect(warn.mock.calls.some((c) => String(c[0]).includes("CONFIG_NO_HOST_KEY"))).toBe(false);
+    warn.mockRestore();
+  });
+
+  it("a VIM with an error: only its own error, not 'vim ... is not one of the stack's vims' on each VNF naming it", async () => {
+    setConfig({ core: { ...OS_VIM, auth_url: "not a url" } }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("a VNF name too long for the OpenStack names built from it is refused at its key; VmVnf checks the exact names too", async () => {
+    const long = "v".repeat(300);
+    setConfig({ core: OS_VIM }, { [long]: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([["CONFIG_BAD_VALUE", `pulumi-nfv:vnfs.${long}`, "the VNF name is 300 characters; at most 128 (OpenStack names built from it stop at 255)"]]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
   it("helloworld3 becomes a VmVnf on the OpenStack VIM", async () => {
     setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
     await program.deployStack();
@@ -112,6 +144,45 @@ describe("vnfs in a stack config", () => {
     ]);
     await settle();
     expect(registered).toEqual([]);
+  });
+
+  it("a user-named path that is a directory (hook, instantiate_request, SSH keys, vim file:) is refused, located, naming the field; nothing registered", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
+    setConfig(
+      { core: OS_VIM, lab: { file: dir } },
+      {
+        hw: {
+          vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: dir,
+          ssh: { cp: "CP1", user: "ubuntu", private_key_file: dir, public_key_file: dir }, hooks: { instantiate_end: dir },
+        },
+      },
+    );
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vims.lab.file", `vim-config file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.instantiate_request", `instantiate_request ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.private_key_file", `ssh.private_key_file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.public_key_file", `ssh.public_key_file ${dir} is a directory, not a file`],
+      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.hooks.instantiate_end", `hooks.instantiate_end ${dir} is a directory, not a file`],
+    ]);
+    await settle();
+    expect(registered).toEqual([]);
+    rmSync(dir, { recursive: true });
+  });
+
+  it("two hooks with the same file name are refused at the second (one would overwrite the other on the VM)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-hooks-"));
+    for (const d of ["a", "b"]) {
+      mkdirSync(path.join(dir, d));
+      writeFileSync(path.join(dir, d, "configure.sh"), "true\n");
+    }
+    setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+      ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, hooks: { instantiate_end: path.join(dir, "a/configure.sh"), heal_end: path.join(dir, "b/configure.sh") } } });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.hw.hooks.heal_end"]]);
+    await settle();
+    expect(registered).toEqual([]);
+    rmSync(dir, { recursive: true });
   });
 
   it("refuses a VM-based package on a Kubernetes VIM", async () => {

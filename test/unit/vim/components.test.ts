@@ -97,6 +97,14 @@ describe("KubernetesVim", () => {
     expect(JSON.stringify(record)).not.toContain(CA_A.split("\n")[1]);
   });
 
+  it("extra.helm_info (Tacker's format carries masternode_password) is masked in the record; use_helm kept", async () => {
+    const helmInfo = "{'masternode_ip': ['192.0.2.5'], 'masternode_username': 'helm', 'masternode_password': 'HelmS3cret'}";
+    const v = new vim.KubernetesVim("helm", { authUrl: "https://k:6443", bearerToken: pulumi.secret("t"), sslCaCert: CA_A, extra: { use_helm: true, helm_info: helmInfo } });
+    const record = await valueOf(v.vimRecord);
+    expect(record.extra).toEqual({ use_helm: true, helm_info: "***" });
+    expect(JSON.stringify(record)).not.toContain("HelmS3cret");
+  });
+
   it("basic auth: username and a secret password in the kubeconfig", async () => {
     const v = new vim.KubernetesVim("basic", { authUrl: "https://k:6443", username: "admin", password: pulumi.secret("pw-456"), sslCaCert: CA_A });
     const kc = parse(await valueOf(v.kubeconfig));

@@ -131,6 +131,23 @@ describe("bad vim-config.yaml", () => {
     expect((error as Error).message).toContain(`vim.yaml:${line}:${column}`);
   });
 
+  it("errors name the field and the kind of value, never the value (it may be a password); an alias is not quoted either", () => {
+    const problems = (text: string) => {
+      try {
+        parseVimConfig(text, "v.yaml");
+      } catch (e) {
+        return (e as DiagnosticError).diagnostics;
+      }
+      return [];
+    };
+    const num = problems("auth_url: http://k/identity\nusername: u\npassword: 98765432\nproject_name: x\ncert_verify: 12345678\n");
+    expect(num.map((d) => d.message)).toEqual(["password must be a string, got a number (quote it in YAML)", "cert_verify must be True or False, got a number"]);
+    expect(JSON.stringify(num)).not.toMatch(/98765432|12345678/);
+    const alias = problems("auth_url: http://k/identity\nusername: u\npassword: *S3cretPass\nproject_name: x\n");
+    expect(alias.map((d) => d.code)).toEqual(["YAML_ALIAS_LIMIT"]);
+    expect(alias[0].message).toBe("alias expansion refused: an alias (`*name`) names no anchor defined before it; quote a value that starts with `*`");
+  });
+
   it("lists every problem in one error", () => {
     const text = "type: kubernetes\nauth_url: nope\nssl_ca_cert: garbage\nproject_name: UPPER\nfoo: 1\n";
     const err = (() => {

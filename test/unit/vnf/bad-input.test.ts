@@ -2,6 +2,8 @@
  * The issue's bad-input list: one clear error each, thrown before any resource (not even the
  * component) is registered.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as openstack from "@pulumi/openstack";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -89,9 +91,9 @@ describe("bad input: one clear error each, nothing registered", () => {
       "REGISTRY_PORT_NO", /is not a TCP port \(1-65535\)/));
   }
   it("image_path not in the package", () => oneError(() => new reg.PrivateRegistry("reg", { vnf: { flavours: regPkg.flavours, provider, packageDir: REG_DIR, request: regReq({ ...SEED, image_path: "Files/images/registry.tar" }) } }),
-    "REGISTRY_IMAGE_PATH", /image_path Files\/images\/registry.tar is not in the package/));
+    "REGISTRY_IMAGE_PATH", /image_path Files\/images\/registry.tar is not a file of the package/));
   it("image_path escaping the package", () => oneError(() => new reg.PrivateRegistry("reg", { vnf: { flavours: regPkg.flavours, provider, packageDir: REG_DIR, request: regReq({ ...SEED, image_path: "../../etc/passwd" }) } }),
-    "REGISTRY_IMAGE_PATH", /must be inside the package/));
+    "REGISTRY_IMAGE_PATH", /must be a path inside the package/));
   it("no SSH credential at all", () => oneError(() => new reg.PrivateRegistry("reg", { vnf: { flavours: regPkg.flavours, provider, packageDir: REG_DIR, request: regReq({ ssh_cp_name: "CP1", ssh_username: "ubuntu" }) } }),
     "REGISTRY_SSH_AUTH", /ssh_password` or `vnf.sshPrivateKey` is required/));
   it("an unpinned registry image", () => oneError(() => new reg.PrivateRegistry("reg", { vnf: { flavours: regPkg.flavours, provider, packageDir: REG_DIR, request: request("private_registry_param_file.json") }, registryImage: "registry:latest" }),
@@ -102,4 +104,18 @@ describe("bad input: one clear error each, nothing registered", () => {
     "VNF_IMAGE_MISSING", /VDU `VDU1`: image file Files\/images\/cirros-0.5.2-x86_64-disk.img is not in the package/));
   it("hooks without SSH", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json"), hooks: [{ operation: "instantiate_end", script: __filename }] }),
     "VNF_HOOK_NO_SSH", /no `ssh` access/));
+  it("a name that makes an OpenStack name longer than 255 characters (Nova refuses it only once earlier resources exist)", () => oneError(() => new vnf.VmVnf("n".repeat(250), { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json") }),
+    "VNF_NAME_TOO_LONG", /would be 2\d\d characters; OpenStack allows 255/));
+  it("two hook scripts with the same file name (both would be copied to the same file on the VM)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hooks-"));
+    for (const d of ["a", "b"]) {
+      mkdirSync(path.join(dir, d));
+      writeFileSync(path.join(dir, d, "configure.sh"), `echo ${d}\n`);
+    }
+    await oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" },
+      hooks: [{ operation: "instantiate_end", script: path.join(dir, "a/configure.sh") }, { operation: "heal_end", script: path.join(dir, "b/configure.sh") }] }),
+    "VNF_HOOK_SCRIPT", /have the same name configure.sh: both would be copied to the same file on the VM/);
+  });
+  it("a hook script that is a directory (existsSync let it through, to fail later as EISDIR)", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" }, hooks: [{ operation: "instantiate_end", script: __dirname }] }),
+    "VNF_HOOK_SCRIPT", /hook script .* is a directory, not a file/));
 });

@@ -8,7 +8,7 @@
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Diagnostic, SourceLocation } from "../../diagnostics";
-import { DirectorySource, MemorySource, type PackageSource } from "./package-source";
+import { DirectorySource, MemorySource, SingleFileSource, type PackageSource } from "./package-source";
 import { parseMetaFile, TOSCA_META, type ArtifactEntry } from "./tosca-meta";
 import type { Tolerated } from "../problems";
 import { verifyHashes } from "./verify-hashes";
@@ -44,8 +44,12 @@ export async function openPackage(path: string): Promise<ReadPackage> {
     result.diagnostics.unshift(...zip.diagnostics);
     return result;
   }
-  // One YAML file: its directory is the package, the file is the entry.
-  const source = new DirectorySource(dirname(path), dirname(path));
+  // One YAML file is the whole package (not its directory, whose other files would be walked,
+  // however many); the files it imports are read from beside it.
+  const source = new SingleFileSource(path, dirname(path), basename(path));
+  if (!source.read(basename(path))) {
+    return { source, artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "cannot be read as a regular file", file: path }], tolerated: [], singleFile: true };
+  }
   return { source, entry: basename(path), artifacts: [], diagnostics: [], tolerated: [], singleFile: true };
 }
 
@@ -55,6 +59,8 @@ export function readPackageSource(source: PackageSource): ReadPackage {
   const tolerated: Tolerated[] = [];
   const artifacts: ArtifactEntry[] = [];
   const files = source.list();
+  // Not followed, so not part of the package: said, because a parameter may name one.
+  for (const f of source.skipped()) diagnostics.push({ severity: "warning", code: "PKG_NOT_REGULAR", message: `${f} is a symbolic link or not a regular file: it is not part of the package, and a parameter naming it is refused`, file: source.display(f) });
   let entry: string | undefined;
   const metaText = source.read(TOSCA_META)?.toString("utf8");
   if (metaText !== undefined) {

@@ -21,6 +21,8 @@ function crypto(): typeof Crypto {
 
 export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], diagnostics: Diagnostic[], tolerated: Tolerated[]): void {
   const seen = new Set<string>();
+  // One digest per file and algorithm, however many blocks list the file with other hashes.
+  const digests = new Map<string, string>();
   for (const a of artifacts) {
     const where = { file: source.display(a.file), line: a.line, column: 1 };
     // Entries are de-duplicated, as in Tacker: a file may be listed in both TOSCA.meta and the manifest.
@@ -41,15 +43,20 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
       diagnostics.push({ severity: "warning", code: "PKG_REMOTE_ARTIFACT", message: `artifact \`${a.name}\` is a URL; it is not downloaded and its hash is not verified`, ...where });
       continue;
     }
-    const content = source.read(a.name);
-    if (!content) {
-      const missing: Diagnostic = { severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where };
-      // L12: Tacker refuses a missing TOSCA.meta artifact but onboards one listed only in the manifest.
-      if (a.file === TOSCA_META) diagnostics.push(missing);
-      else tolerated.push({ leniency: "L12", diagnostic: missing });
-      continue;
+    const digestKey = `${a.name}\0${algorithm}`;
+    let actual = digests.get(digestKey);
+    if (actual === undefined) {
+      const content = source.read(a.name);
+      if (!content) {
+        const missing: Diagnostic = { severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where };
+        // L12: Tacker refuses a missing TOSCA.meta artifact but onboards one listed only in the manifest.
+        if (a.file === TOSCA_META) diagnostics.push(missing);
+        else tolerated.push({ leniency: "L12", diagnostic: missing });
+        continue;
+      }
+      actual = crypto().createHash(algorithm).update(content).digest("hex");
+      digests.set(digestKey, actual);
     }
-    const actual = crypto().createHash(algorithm).update(content).digest("hex");
     if (actual !== a.hash.toLowerCase()) {
       diagnostics.push({ severity: "error", code: "PKG_HASH_MISMATCH", message: `artifact \`${a.name}\`: ${a.algorithm} hash is ${actual}, TOSCA metadata says ${a.hash}`, ...where });
     }

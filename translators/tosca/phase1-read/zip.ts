@@ -9,9 +9,14 @@ import type { Diagnostic } from "../../diagnostics";
 export interface ZipLimits {
   maxEntries: number;
   maxTotalBytes: number;
+  /** Largest uncompressed entry. */
+  maxEntryBytes: number;
+  /** Largest uncompressed/compressed ratio of an entry above `ratioFloorBytes` (a zip bomb's mark; images compress 1-3:1). */
+  maxRatio: number;
+  ratioFloorBytes: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxTotalBytes: 1024 * 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxTotalBytes: 1024 * 1024 * 1024, maxEntryBytes: 512 * 1024 * 1024, maxRatio: 200, ratioFloorBytes: 1024 * 1024 };
 
 export interface ZipContents {
   files: Map<string, Buffer>;
@@ -69,7 +74,17 @@ export function readZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): P
           return zip.readEntry();
         }
         if (name.endsWith("/")) return zip.readEntry();
-        total += entry.uncompressedSize;
+        // Checked on the sizes the archive declares, before inflating; yauzl holds the stream to them.
+        const size = entry.uncompressedSize;
+        if (size > limits.maxEntryBytes) {
+          fail("PKG_ZIP_LIMIT", `entry \`${name}\` is ${size} bytes uncompressed; the limit is ${limits.maxEntryBytes}`);
+          return done();
+        }
+        if (size > limits.ratioFloorBytes && size > limits.maxRatio * Math.max(entry.compressedSize, 1)) {
+          fail("PKG_ZIP_LIMIT", `entry \`${name}\` expands ${Math.round(size / Math.max(entry.compressedSize, 1))}:1 (${entry.compressedSize} to ${size} bytes); the limit is ${limits.maxRatio}:1, as for a zip bomb`);
+          return done();
+        }
+        total += size;
         if (total > limits.maxTotalBytes) {
           fail("PKG_ZIP_LIMIT", `uncompressed size exceeds ${limits.maxTotalBytes} bytes`);
           return done();
@@ -79,14 +94,19 @@ export function readZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): P
             fail("PKG_ZIP_INVALID", `cannot read \`${name}\`: ${e?.message ?? "unknown error"}`);
             return zip.readEntry();
           }
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
+          // One buffer of the declared size, filled in place: no second copy at the end.
+          const content = Buffer.allocUnsafe(size);
+          let filled = 0;
+          stream.on("data", (c: Buffer) => {
+            c.copy(content, filled);
+            filled += c.length;
+          });
           stream.on("error", (se: Error) => {
             fail("PKG_ZIP_INVALID", `cannot read \`${name}\`: ${se.message}`);
             zip.readEntry();
           });
           stream.on("end", () => {
-            files.set(name, Buffer.concat(chunks));
+            files.set(name, content.subarray(0, filled));
             zip.readEntry();
           });
         });

@@ -18,6 +18,15 @@
 
 class Unsupported extends Error {}
 
+/**
+ * `out[key] = value`, except that a `__proto__` key becomes an own property, as js-yaml and the
+ * located parser make it: an assignment would set the map's prototype instead (and lose the key).
+ */
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
 /** The document's value, or undefined when the text is outside the supported subset. */
 export function parseBlockYaml(text: string, maxDepth: number): unknown {
   if (UNSUPPORTED_CHARACTERS.test(text)) return undefined;
@@ -196,9 +205,9 @@ class BlockParser {
       if (name === "<<" || Object.prototype.hasOwnProperty.call(out, name)) throw new Unsupported();
       this.consume();
       const rest = skipSpaces(text, keyEnd, end);
-      if (rest === end) out[name] = this.nested(indent, depth, true);
+      if (rest === end) setKey(out, name, this.nested(indent, depth, true));
       else {
-        out[name] = this.scalarOrFlow(rest, this.maxDepth - depth - 1);
+        setKey(out, name, this.scalarOrFlow(rest, this.maxDepth - depth - 1));
         this.noContinuation(indent);
       }
     }
@@ -515,7 +524,7 @@ class FlowParser {
       const key = trimmed(this.s.slice(this.pos, colon));
       if (!FLOW_KEY.test(key) || Object.prototype.hasOwnProperty.call(out, key)) throw new Unsupported();
       this.pos = colon + 1;
-      out[key] = this.value();
+      setKey(out, key, this.value());
       this.skipSpaces();
       const c = this.s.charCodeAt(this.pos);
       if (c === 44) this.pos++;

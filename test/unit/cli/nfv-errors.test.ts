@@ -1,0 +1,69 @@
+/**
+ * User errors of the operations commands end as one line and exit 1 (2 for bad usage), never as
+ * `internal error`, a stack trace and exit 70: no pulumi on PATH, an unknown stack, `--out` into a
+ * missing directory. The Automation API is stubbed where a real pulumi CLI would be needed; what
+ * is not proven here: the exact stderr a real CLI prints (its first `error:` line is taken).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main } from "../../../cli/nfv";
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
+  return { code, out, err };
+}
+
+/** What the Automation API throws for a failed CLI run: a CommandError with the CLI's transcript. */
+function commandError(name: string, stderr: string): Error {
+  const e = new Error(`code: 255\n stdout: \n stderr: ${stderr}\n err?: \n`);
+  e.name = name;
+  Object.assign(e, { commandResult: { stdout: "", stderr, code: 255 } });
+  return e;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("nfv preview, heal, scale: user errors", () => {
+  it("no pulumi on PATH: one line naming the missing CLI, exit 1, no stack trace", async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = mkdtempSync(path.join(tmpdir(), "no-pulumi-"));
+    try {
+      for (const cmd of [["preview", "--stack", "local"], ["heal", "--stack", "local"], ["scale", "--stack", "local", "--aspect", "a", "--steps", "1", "--type", "out"]]) {
+        const r = await run(...cmd);
+        expect([cmd[0], r.code]).toEqual([cmd[0], 1]);
+        expect(r.err).toBe(`nfv ${cmd[0]}: cannot open stack 'local': the pulumi CLI is not on PATH (\`. lab/toolchain/env.sh\` puts the lab's on it)\n`);
+      }
+    } finally {
+      process.env.PATH = saved;
+    }
+  }, 60_000);
+
+  it("an unknown stack: one line, exit 1", async () => {
+    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("StackNotFoundError", "error: no stack named 'nope' found\n"));
+    const r = await run("preview", "--stack", "nope");
+    expect(r).toEqual({ code: 1, out: "", err: "nfv preview: stack 'nope' does not exist (`pulumi stack ls` lists this project's stacks)\n" });
+  });
+
+  it("any other failed pulumi run (a backend that cannot be reached): its `error:` line, exit 1", async () => {
+    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"));
+    const r = await run("heal", "--stack", "dev");
+    expect(r).toEqual({ code: 1, out: "", err: "nfv heal: cannot open stack 'dev': could not reach the backend: connection refused\n" });
+  });
+
+  it("--out into a missing directory: refused before the preview runs, exit 1", async () => {
+    const select = vi.spyOn(LocalWorkspace, "selectStack");
+    const r = await run("preview", "--stack", "local", "--out", "/nonexistent-dir/summary.md");
+    expect(r).toEqual({ code: 1, out: "", err: "nfv preview: --out /nonexistent-dir/summary.md: the directory /nonexistent-dir does not exist\n" });
+    expect(select).not.toHaveBeenCalled();
+  });
+
+  it("a real bug is still an internal error (thrown to the top, exit 70 there)", async () => {
+    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(new TypeError("x is not a function"));
+    await expect(run("preview", "--stack", "local")).rejects.toThrow("x is not a function");
+  });
+});
