@@ -98,6 +98,14 @@ take_lock() {
   export NFV_K8S_LOCK_HELD=1
 }
 
+# curl_bearer TOKEN CURL_ARGS...: the header on stdin (-H @-), never on a command line, where every
+# process on the machine could read the token.
+curl_bearer() {
+  local token="$1"
+  shift
+  printf 'Authorization: Bearer %s\n' "$token" | curl -H @- "$@"
+}
+
 holders() { find "$HOLDERS" -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null || true; }
 
 # --holder NAME (default: manual, a person at a shell): who uses the lab. up records the holder;
