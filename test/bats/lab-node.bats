@@ -30,9 +30,9 @@ skip_reason() {
 }
 
 setup_file() {
-  local why
-  why="$(skip_reason)"
-  [[ -z "$why" ]] || skip "$why"
+  SKIP_WHY="$(skip_reason)"
+  export SKIP_WHY
+  if [[ -n "$SKIP_WHY" ]]; then return 0; fi
   export NAME STATE
   local t0
   t0=$(date +%s.%N)
@@ -43,8 +43,12 @@ setup_file() {
   sysctl -n "${HOST_SYSCTLS[@]}" >"$BATS_FILE_TMPDIR/sysctl.before"
 }
 
+setup() {
+  if [[ -n "$SKIP_WHY" ]]; then skip "$SKIP_WHY"; fi
+}
+
 teardown_file() {
-  [[ -z "$(skip_reason)" ]] || return 0
+  if [[ -n "$SKIP_WHY" ]]; then return 0; fi
   "$NODE" down "$NAME" >/dev/null 2>&1 || true
   "$NODE" down "$NAME-ns" >/dev/null 2>&1 || true
   ip netns del "nfvnode-$NAME-x" 2>/dev/null || true
