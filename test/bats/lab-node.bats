@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # lab/nodes: one real node (lab/nodes/node) on the node image (lab/nodes/image): systemd as PID 1,
-# containerd, kubelet v1.34 standalone running a static pod whose image (pause) is built here from
-# the kubernetes module's source; then down leaves no process, mount, cgroup, veth, netns or file.
+# containerd, kubelet v1.34 standalone running two static pods (host network, CNI bridge) of an image
+# (pause) built here from the kubernetes module's source; then down leaves no process, mount, cgroup, veth, netns or file.
 # Needs root, the hybrid cgroup layout and the binaries of lab/k8s/build.sh (kubelet, kubeadm,
 # kubectl, etcdctl); skips with the reason otherwise. Makes the node image when it is not cached
 # (debootstrap from the machine's Debian mirror, about 70 s). Measures what it says on fd 3.
@@ -105,10 +105,23 @@ wait_system() {
   [[ "$(in_node etcdctl version)" == *"etcdctl version: 3."* ]]
 }
 
-@test "kubelet standalone runs a static pod from a locally built pause image" {
-  local t0 i phase=""
+# pod_field POD FIELD: a status field of static pod POD as kubelet reports it (read-only port, /pods).
+pod_field() {
+  in_node bash -c 'exec 3<>/dev/tcp/127.0.0.1/10255 && printf "GET /pods HTTP/1.0\r\n\r\n" >&3 && cat <&3' 2>/dev/null |
+    sed '1,/^\r\{0,1\}$/d' | python3 -c '
+import json, sys
+try:
+    pods = {p["metadata"]["name"]: p for p in json.load(sys.stdin)["items"] or []}
+except ValueError:
+    pods = {}
+print(pods.get(sys.argv[1], {}).get("status", {}).get(sys.argv[2], ""))' "$1-$NAME" "$2"
+}
+
+@test "kubelet standalone runs static pods of a locally built pause image, on the host network and on a CNI bridge" {
+  local t0 i a="" b=""
   in_node ctr -n k8s.io images import --all-platforms - <"$PAUSE"
   in_node ctr -n k8s.io images ls -q | grep -qx 'registry.k8s.io/pause:3.10.1'
+  # shellcheck disable=SC2016 # expanded in the node
   in_node sh -c 'cat >/etc/kubernetes/kubelet-standalone.yaml <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
@@ -128,29 +141,34 @@ cat >/etc/systemd/system/kubelet.service.d/20-standalone.conf <<EOF
 ExecStart=
 ExecStart=/usr/bin/kubelet --config=/etc/kubernetes/kubelet-standalone.yaml
 EOF
-cat >/etc/kubernetes/manifests/pause.yaml <<EOF
-apiVersion: v1
-kind: Pod
-metadata: {name: pause, namespace: default}
-spec:
-  hostNetwork: true
-  containers:
-  - {name: pause, image: "registry.k8s.io/pause:3.10.1", imagePullPolicy: Never}
+cat >/etc/cni/net.d/10-podnet.conflist <<EOF
+{"cniVersion": "1.0.0", "name": "podnet", "plugins": [
+  {"type": "bridge", "bridge": "cni0", "isGateway": true,
+   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.244.0.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}]}},
+  {"type": "portmap", "capabilities": {"portMappings": true}}]}
 EOF
+for p in hostnet podnet; do
+  { echo "apiVersion: v1"; echo "kind: Pod"; echo "metadata: {name: $p, namespace: default}"; echo "spec:"
+    [ $p = hostnet ] && echo "  hostNetwork: true"
+    echo "  containers: [{name: pause, image: \"registry.k8s.io/pause:3.10.1\", imagePullPolicy: Never}]"
+  } >/etc/kubernetes/manifests/$p.yaml
+done
 systemctl daemon-reload'
   t0=$(date +%s.%N)
   in_node systemctl start kubelet
   for ((i = 0; i < 300; i++)); do
-    phase="$(in_node bash -c 'exec 3<>/dev/tcp/127.0.0.1/10255 && printf "GET /pods HTTP/1.0\r\n\r\n" >&3 && cat <&3' 2>/dev/null |
-      sed -n 's/.*"name":"pause-'"$NAME"'".*"phase":"\([A-Za-z]*\)".*/\1/p')" || true
-    [[ "$phase" == Running ]] && break
+    a="$(pod_field hostnet phase || true)"
+    b="$(pod_field podnet phase || true)"
+    [[ "$a" == Running && "$b" == Running ]] && break
     sleep 0.1
   done
-  echo "# static pod phase: ${phase:-none} $(elapsed "$t0") s after kubelet start" >&3
-  [ "$phase" = Running ] || { in_node journalctl -u kubelet --no-pager | tail -30; false; }
+  echo "# static pods: hostnet ${a:-none}, podnet ${b:-none} $(elapsed "$t0") s after kubelet start" >&3
+  [[ "$a" == Running && "$b" == Running ]] || { in_node journalctl -u kubelet --no-pager | tail -30; false; }
+  [[ "$(pod_field podnet podIP)" == 10.244.0.* ]]
+  [[ "$(in_node ip -br addr show cni0)" == *" 10.244.0.1/24 "* ]] # the bridge plugin's gateway
   [ "$(in_node systemctl is-active kubelet)" = active ]
   run in_node ctr -n k8s.io containers ls
-  [ "$(grep -c 'registry.k8s.io/pause:3.10.1' <<<"$output")" -ge 2 ] # the sandbox and the container
+  [ "$(grep -c 'registry.k8s.io/pause:3.10.1' <<<"$output")" -ge 4 ] # two sandboxes, two containers
 }
 
 @test "memory of a node (PSS of its processes)" {
@@ -162,7 +180,7 @@ systemctl daemon-reload'
     pss=$((pss + ${kb:-0}))
     n=$((n + 1))
   done
-  echo "# node PSS: $((pss / 1024)) MiB in $n processes (systemd, journald, dbus, logind, getty, sshd, containerd, shim, kubelet, pause)" >&3
+  echo "# node PSS: $((pss / 1024)) MiB in $n processes (systemd, journald, dbus, logind, getty, sshd, containerd, kubelet, shims, pauses)" >&3
   ((n >= 8))
 }
 
@@ -171,8 +189,10 @@ systemctl daemon-reload'
   veth="$(cat "$STATE/$NAME/veth")"
   pid="$(cut -d' ' -f1 "$STATE/$NAME/pid1")"
   t0=$(date +%s.%N)
-  "$NODE" down "$NAME"
+  run "$NODE" down "$NAME"
   echo "# down: $(elapsed "$t0") s" >&3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" != *"did not halt"* ]] || printf '#   %s\n' "${lines[@]}" >&3
   [ ! -e "$STATE/$NAME" ]
   run ! kill -0 "$pid"
   run ! grep -qs "nodes/$NAME" /proc/self/mountinfo /proc/[0-9]*/mountinfo
