@@ -96,6 +96,19 @@ wait_system() {
   in_node grep -q 'restrict_oom_score_adj = true' /etc/containerd/config.toml
 }
 
+@test "the node's sshd answers on its address, from this machine over nfvnode0" {
+  local ip banner="" i
+  ip="$(cat "$STATE/$NAME/ip")"
+  [[ "$ip" == 10.253.0.* ]]
+  for ((i = 0; i < 50; i++)); do
+    # shellcheck disable=SC2016 # $1 of the inner bash
+    banner="$(timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/22" && head -c 8 <&3' _ "$ip" 2>/dev/null || true)"
+    [[ "$banner" == SSH-2.0* ]] && break
+    sleep 0.1
+  done
+  [[ "$banner" == SSH-2.0* ]]
+}
+
 @test "the image carries kubelet, kubeadm, kubectl and etcdctl at the pinned versions" {
   local v
   v="$(sed -n 's/^K8S_VERSION=\([^ ]*\).*/\1/p' "$LAB/k8s/build.sh")"
