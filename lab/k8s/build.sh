@@ -8,7 +8,8 @@
 #   lab/k8s/build.sh etcd kwok            # only some components
 #
 # Components: kubernetes (= kube-apiserver kube-controller-manager kube-scheduler
-# kubectl, each its own cache entry), etcd, kwok. A component whose binaries are already in the cache is
+# kubectl kubelet kubeadm kube-proxy, each its own cache entry; the last three are for the node
+# image, lab/nodes), etcd, etcdctl, kwok. A component whose binaries are already in the cache is
 # skipped (a second run is instant). Each build happens in a temp dir that is
 # renamed into place only when complete. Builds run at nice 19 with
 # `go build -p ${NFV_GO_P:-1}` so they only take idle CPU. See README.md.
@@ -20,10 +21,10 @@ set -euo pipefail
 K8S_VERSION=v1.34.4            # k8s.io/kubernetes
 K8S_STAGING_VERSION=v0.34.4    # its staging modules k8s.io/* (same minor/patch)
 # Build order (each its own cache entry); NFV_K8S_BINARIES narrows it.
-read -r -a K8S_BINARIES <<<"${NFV_K8S_BINARIES:-kube-apiserver kube-controller-manager kube-scheduler kubectl}"
+read -r -a K8S_BINARIES <<<"${NFV_K8S_BINARIES:-kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kubeadm kube-proxy}"
 ETCD_VERSION=v3.6.4            # go.etcd.io/etcd/server/v3 (etcdmain); = the etcd client of k8s 1.34.4
 KWOK_VERSION=v0.8.0            # sigs.k8s.io/kwok
-ALL_COMPONENTS=(kubernetes etcd kwok)
+ALL_COMPONENTS=(kubernetes etcd etcdctl kwok)
 
 # ------------------------------------------------------------------ layout --
 NFV_CACHE="${NFV_CACHE:-$HOME/.cache/pulumi-nfv}"
@@ -183,6 +184,24 @@ build_etcd() {
   ok etcd "$entry" built
 }
 
+# etcdctl (for the node image: what a control-plane node's operator runs), in the same wrapper
+# module as etcd, at ETCD_VERSION.
+build_etcdctl() {
+  local entry="etcdctl-$ETCD_VERSION"
+  if cached "$entry" etcdctl; then ok etcdctl "$entry" cached; return 0; fi
+  kubernetes_wrapper || { fail etcdctl "module resolution failed (see above)"; return 1; }
+  log "etcdctl: go.etcd.io/etcd/etcdctl/v3@$ETCD_VERSION, in the Kubernetes wrapper module"
+  if ! (
+    cd "$K8S_WRAPPER" &&
+      go get "go.etcd.io/etcd/etcdctl/v3@$ETCD_VERSION" &&
+      build_into "$entry" "" go.etcd.io/etcd/etcdctl/v3
+  ); then
+    fail etcdctl "go.etcd.io/etcd/etcdctl/v3@$ETCD_VERSION did not resolve or build"
+    return 1
+  fi
+  ok etcdctl "$entry" built
+}
+
 # kwok has no built-in stages: ship the upstream "fast" node/pod stages and the
 # lease heartbeat (what kwokctl uses by default) from the module, next to the binary.
 KWOK_STAGES=(node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml
@@ -228,7 +247,7 @@ main() {
   setup_go_env
   for c in "${comps[@]}"; do
     case "$c" in
-      kubernetes | etcd | kwok) "build_$c" || true ;;
+      kubernetes | etcd | etcdctl | kwok) "build_$c" || true ;;
       *) die "unknown component: $c (one of: ${ALL_COMPONENTS[*]})" ;;
     esac
   done
