@@ -80,8 +80,10 @@ export class NodeCommands {
   lifecycle(servers: Record<string, pulumi.Resource>): command.remote.Command {
     const ready = new Map<string, command.remote.Command>();
     for (const n of this.plan.nodes) {
+      // The provider copies a directory into remotePath as remotePath/<its name>, existing or not:
+      // mgmt/k8s lands in REMOTE_SCRIPTS.
       const copy = new command.remote.CopyToRemote(`${this.name}-${n.vnfcId}-copy-scripts`, {
-        connection: this.conn(n), source: new pulumi.asset.FileArchive(SCRIPTS_DIR), remotePath: REMOTE_SCRIPTS, triggers: [this.addr[n.vnfcId].serverId],
+        connection: this.conn(n), source: new pulumi.asset.FileArchive(SCRIPTS_DIR), remotePath: path.posix.dirname(REMOTE_SCRIPTS), triggers: [this.addr[n.vnfcId].serverId],
       }, { parent: this.parent, dependsOn: [servers[n.vnfcId]] });
       this.all.set(`${this.name}-${n.vnfcId}-copy-scripts`, copy);
       const prepare = this.run(`${n.vnfcId}-prepare`, n, "prepare-node.sh", this.prepareStdin(n), { dependsOn: [copy], triggers: [this.addr[n.vnfcId].serverId] });

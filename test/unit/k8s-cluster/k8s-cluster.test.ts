@@ -81,8 +81,9 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     ]);
     expect(names("command:remote:CopyToRemote")).toEqual(["k8s-masterNode-0-copy-scripts", "k8s-workerNode-0-copy-scripts", "k8s-workerNode-1-copy-scripts"]);
     expect(deps.get("k8s-masterNode-0-copy-scripts")).toEqual(["k8s-vnf-masterNode-0"]);
-    // The directory's files land in /var/tmp/nfv/k8s, where the commands run them (an archive is unpacked into remotePath).
-    expect(one("k8s-masterNode-0-copy-scripts").inputs.remotePath).toBe("/var/tmp/nfv/k8s");
+    // The directory's files land in /var/tmp/nfv/k8s, where the commands run them: upstream's provider
+    // copies a directory into remotePath as remotePath/<its name> (the lab's own provider unpacked it).
+    expect(one("k8s-masterNode-0-copy-scripts").inputs.remotePath).toBe("/var/tmp/nfv");
     expect(deps.get("k8s-masterNode-0-prepare")).toEqual(["k8s-masterNode-0-copy-scripts"]);
     expect(deps.get("k8s-masterNode-0-registries")).toEqual(["k8s-masterNode-0-prepare"]);
     expect(deps.get("k8s-masterNode-0-lb-bootstrap")).toEqual(["k8s-masterNode-0-registries"]);
