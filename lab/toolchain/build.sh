@@ -23,9 +23,8 @@ CLIPBOARD_REPLACE=github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.
 CLI_TAGS=grpcnotrace,osusergo
 
 # The language host and the command and openstack plugins are built from the upstream tags' source
-# in ../shared/upstream-src (git archives; the proxy refuses those modules), with their
-# dependencies from the Go module proxy.
-UPSTREAM_SRC="${NFV_UPSTREAM_SRC:-}"        # default: ../shared/upstream-src beside the repository
+# in UPSTREAM_SRC (git archives; the proxy refuses those modules), with their dependencies from the
+# Go module proxy.
 
 LANGHOST_VERSION=3.248.0                    # = npm @pulumi/pulumi
 LANGHOST_MOD=github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
@@ -53,7 +52,7 @@ WORK_DIR="$NFV_CACHE/work"
 BIN_DIR="$NFV_CACHE/bin"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
-UPSTREAM_SRC="${UPSTREAM_SRC:-$REPO_ROOT/../shared/upstream-src}"
+UPSTREAM_SRC="${NFV_UPSTREAM_SRC:-$REPO_ROOT/../shared/upstream-src}"
 
 FAILED=()      # "component: reason"
 BUILT=()       # "component: cache dir (built|cached)"
