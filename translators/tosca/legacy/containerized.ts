@@ -23,19 +23,12 @@ const TT = "topology_template";
 
 export function translateLegacy(f: ToscaFile, problems: Problems): VnfModel | undefined {
   const file = f.file;
-  const topo = isMap(f.doc[TT]) ? f.doc[TT] : undefined;
-  if (!topo) {
-    problems.error("LEGACY_NO_TOPOLOGY", "a legacy VNFD needs a topology_template", file);
-    return undefined;
-  }
-  const nodes = isMap(topo.node_templates) ? topo.node_templates : {};
+  const topo = legacyTopology(f, problems);
+  if (!topo) return undefined;
   const vdus: ContainerVdu[] = [];
   const cps: Cp[] = [];
   const vls: VirtualLink[] = [];
-  for (const [name, raw] of Object.entries(nodes)) {
-    const path = [TT, "node_templates", name];
-    const node = isMap(raw) ? raw : {};
-    const props = isMap(node.properties) ? node.properties : {};
+  for (const { name, path, node, props } of legacyNodes(topo)) {
     if (node.type === VDU) vdus.push(readVdu(name, props, file, path, problems));
     else if (node.type === CP) {
       const req = requirementTargets(node.requirements);
@@ -52,20 +45,39 @@ export function translateLegacy(f: ToscaFile, problems: Problems): VnfModel | un
     if (!vduIds.has(cp.vduId)) problems.error("TEMPLATE_DANGLING_REQUIREMENT", `virtualBinding of \`${cp.id}\` names \`${cp.vduId}\`, which is not a VDU`, file, [TT, "node_templates", cp.id, "requirements"]);
   });
   readScalingPolicies(topo.policies, vdus, file, problems);
+  return legacyModel(f, { vdus, cps, vls, affinityRules: [] });
+}
+
+/** The topology_template of a legacy VNFD; undefined (a located error) without one. */
+export function legacyTopology(f: ToscaFile, problems: Problems): Record<string, unknown> | undefined {
+  const topo = f.doc[TT];
+  if (isMap(topo)) return topo;
+  problems.error("LEGACY_NO_TOPOLOGY", "a legacy VNFD needs a topology_template", f.file);
+  return undefined;
+}
+
+/** Every node template of a legacy topology, with its YAML path and properties. */
+export function legacyNodes(topo: Record<string, unknown>): { name: string; path: (string | number)[]; node: Record<string, unknown>; props: Record<string, unknown> }[] {
+  const nodes = isMap(topo.node_templates) ? topo.node_templates : {};
+  return Object.entries(nodes).map(([name, raw]) => {
+    const node = isMap(raw) ? raw : {};
+    return { name, path: [TT, "node_templates", name], node, props: isMap(node.properties) ? node.properties : {} };
+  });
+}
+
+/** A legacy VNFD's model: one flavour, `default`; Tacker's `template_name` names the VNF. */
+export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | "vls" | "affinityRules">): VnfModel {
   const metadata = isMap(f.doc.metadata) ? f.doc.metadata : {};
   const templateName = typeof metadata.template_name === "string" ? metadata.template_name : "";
   const flavour: Flavour = {
     id: LEGACY_FLAVOUR_ID,
     description: typeof f.doc.description === "string" ? f.doc.description : "",
-    file,
-    vdus,
+    file: f.file,
+    ...parts,
     storages: [],
-    cps,
-    vls,
     aspects: [],
     instantiationLevels: [],
     placementGroups: [],
-    affinityRules: [],
     lcmHooks: [],
     defaultLcmOperations: [],
     externalLinks: [],
@@ -144,43 +156,49 @@ function readContainer(name: string, raw: unknown, file: string, path: (string |
 }
 
 function readScalingPolicies(raw: unknown, vdus: ContainerVdu[], file: string, problems: Problems): void {
-  if (!Array.isArray(raw)) return;
   const byId = new Map(vdus.map((v) => [v.id, v]));
-  raw.forEach((entry, index) => {
-    if (!isMap(entry)) return;
-    for (const [name, def] of Object.entries(entry)) {
-      const path = [TT, "policies", index, name];
-      const p = isMap(def) ? def : {};
-      if (p.type !== SCALING) {
-        problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has type \`${String(p.type)}\`; only ${SCALING} is supported here`, file, [...path, "type"]);
-        continue;
-      }
-      const props = isMap(p.properties) ? p.properties : {};
-      for (const key of Object.keys(props)) if (!SCALING_PROPERTIES.has(key)) problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a property of ${SCALING}`, file, [...path, "properties", key], true);
-      const min = props.min_instances;
-      const max = props.max_instances;
-      if (!Number.isInteger(min) || !Number.isInteger(max) || (min as number) < 1 || (min as number) > (max as number)) {
-        problems.error("VALUE_CONSTRAINT", "min_instances and max_instances must be integers with 1 ≤ min ≤ max", file, [...path, "properties"]);
-        continue;
-      }
-      const targets = stringList(p.targets, file, [...path, "targets"], problems);
-      targets.forEach((t, i) => {
-        const vdu = byId.get(t);
-        if (!vdu) {
-          problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a VDU`, file, [...path, "targets", i]);
-          return;
-        }
-        if (vdu.autoscaling) {
-          problems.error("POLICY_DUPLICATE", `VDU \`${t}\` already has a scaling policy; Tacker allows one`, file, [...path, "targets", i]);
-          return;
-        }
-        const target = props.target_cpu_utilization_percentage;
-        vdu.autoscaling = { minReplicas: min as number, maxReplicas: max as number, ...(typeof target === "number" ? { targetCpuUtilizationPercentage: target } : {}) };
-        vdu.minInstances = min as number;
-        vdu.maxInstances = max as number;
-      });
+  for (const { name, path, policy: p, props } of legacyPolicies(raw)) {
+    if (p.type !== SCALING) {
+      problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has type \`${String(p.type)}\`; only ${SCALING} is supported here`, file, [...path, "type"]);
+      continue;
     }
-  });
+    for (const key of Object.keys(props)) if (!SCALING_PROPERTIES.has(key)) problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a property of ${SCALING}`, file, [...path, "properties", key], true);
+    const min = props.min_instances;
+    const max = props.max_instances;
+    if (!Number.isInteger(min) || !Number.isInteger(max) || (min as number) < 1 || (min as number) > (max as number)) {
+      problems.error("VALUE_CONSTRAINT", "min_instances and max_instances must be integers with 1 ≤ min ≤ max", file, [...path, "properties"]);
+      continue;
+    }
+    const targets = stringList(p.targets, file, [...path, "targets"], problems);
+    targets.forEach((t, i) => {
+      const vdu = byId.get(t);
+      if (!vdu) {
+        problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a VDU`, file, [...path, "targets", i]);
+        return;
+      }
+      if (vdu.autoscaling) {
+        problems.error("POLICY_DUPLICATE", `VDU \`${t}\` already has a scaling policy; Tacker allows one`, file, [...path, "targets", i]);
+        return;
+      }
+      const target = props.target_cpu_utilization_percentage;
+      vdu.autoscaling = { minReplicas: min as number, maxReplicas: max as number, ...(typeof target === "number" ? { targetCpuUtilizationPercentage: target } : {}) };
+      vdu.minInstances = min as number;
+      vdu.maxInstances = max as number;
+    });
+  }
+}
+
+/** Every policy of a legacy topology's `policies` list (one-key maps), with its YAML path and properties. */
+export function legacyPolicies(raw: unknown): { name: string; path: (string | number)[]; policy: Record<string, unknown>; props: Record<string, unknown> }[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((entry, index) =>
+    isMap(entry)
+      ? Object.entries(entry).map(([name, def]) => {
+          const policy = isMap(def) ? def : {};
+          return { name, path: [TT, "policies", index, name], policy, props: isMap(policy.properties) ? policy.properties : {} };
+        })
+      : [],
+  );
 }
 
 export function requirementTargets(raw: unknown): { virtualBinding?: string; virtualLink?: string } {

@@ -8,12 +8,12 @@
  * not (monitoring, alarms, floating IPs, port security settings…) is a located warning saying so;
  * what Tacker refuses is an error.
  */
-import type { AffinityRule, ComputeVdu, Cp, Flavour, VirtualLink, VnfModel } from "../model";
+import type { AffinityRule, ComputeVdu, Cp, VirtualLink, VnfModel } from "../model";
 import type { ToscaFile } from "../phase2-load/load-documents";
 import { toGib, toMib } from "../phase3-types/scalar-units";
 import { isMap } from "../phase3-types/type-system";
 import type { Problems } from "../problems";
-import { LEGACY_FLAVOUR_ID, LEGACY_TYPES, requirementTargets } from "./containerized";
+import { LEGACY_TYPES, legacyModel, legacyNodes, legacyPolicies, legacyTopology, requirementTargets } from "./containerized";
 
 const TT = "topology_template";
 /** VDU properties this translation uses; any other is warned as not honoured. */
@@ -37,11 +37,8 @@ export function isLegacyVm(f: ToscaFile): boolean {
 
 export function translateLegacyVm(f: ToscaFile, problems: Problems): VnfModel | undefined {
   const file = f.file;
-  const topo = f.doc[TT];
-  if (!isMap(topo)) {
-    problems.error("LEGACY_NO_TOPOLOGY", "a legacy VNFD needs a topology_template", file);
-    return undefined;
-  }
+  const topo = legacyTopology(f, problems);
+  if (!topo) return undefined;
   const inputs = isMap(topo.inputs) ? topo.inputs : {};
   // `get_input` as Tacker's param file would fill it: the input's default, else a warning.
   const value = (v: unknown, path: (string | number)[]): unknown => {
@@ -51,14 +48,10 @@ export function translateLegacyVm(f: ToscaFile, problems: Problems): VnfModel | 
     problems.warning("LEGACY_PARAM_INPUT", `\`get_input: ${v.get_input}\` has no default; Tacker takes it from the VNF's param file, which a deployment here does not read`, file, path);
     return undefined;
   };
-  const nodes = isMap(topo.node_templates) ? topo.node_templates : {};
   const vdus: ComputeVdu[] = [];
   const cps: Cp[] = [];
   const vls: VirtualLink[] = [];
-  for (const [name, raw] of Object.entries(nodes)) {
-    const path = [TT, "node_templates", name];
-    const node = isMap(raw) ? raw : {};
-    const props = isMap(node.properties) ? node.properties : {};
+  for (const { name, path, node, props } of legacyNodes(topo)) {
     if (node.type === LEGACY_TYPES.VDU) {
       const vdu = readVdu(name, node, props, value, file, path, problems);
       if (vdu) vdus.push(vdu);
@@ -83,20 +76,7 @@ export function translateLegacyVm(f: ToscaFile, problems: Problems): VnfModel | 
     if (cp.virtualLinkId !== undefined && !vlIds.has(cp.virtualLinkId)) problems.error("TEMPLATE_DANGLING_REQUIREMENT", `virtualLink of \`${cp.id}\` names \`${cp.virtualLinkId}\`, which is not a VL`, file, at);
   }
   const affinityRules = readPolicies(topo.policies, vdus, file, problems);
-  const metadata = isMap(f.doc.metadata) ? f.doc.metadata : {};
-  const templateName = typeof metadata.template_name === "string" ? metadata.template_name : "";
-  const flavour: Flavour = {
-    id: LEGACY_FLAVOUR_ID,
-    description: typeof f.doc.description === "string" ? f.doc.description : "",
-    file, vdus, storages: [], cps, vls, aspects: [], instantiationLevels: [], placementGroups: [], affinityRules,
-    lcmHooks: [], defaultLcmOperations: [], externalLinks: [],
-  };
-  return {
-    format: "tacker-legacy",
-    vnf: { descriptorId: templateName, descriptorVersion: "", provider: "", productName: templateName, softwareVersion: "", vnfmInfo: ["Tacker"], nodeType: LEGACY_TYPES.VDU },
-    flavours: [flavour],
-    kubernetesManifests: [],
-  };
+  return legacyModel(f, { vdus, cps, vls, affinityRules });
 }
 
 type Resolve = (v: unknown, path: (string | number)[]) => unknown;
@@ -170,46 +150,39 @@ function readCp(name: string, node: Record<string, unknown>, props: Record<strin
 /** Scaling policies set instance counts; Placement becomes a server group rule; the rest is warned. */
 function readPolicies(raw: unknown, vdus: ComputeVdu[], file: string, problems: Problems): AffinityRule[] {
   const rules: AffinityRule[] = [];
-  if (!Array.isArray(raw)) return rules;
   const byId = new Map(vdus.map((v) => [v.id, v]));
-  raw.forEach((entry, index) => {
-    if (!isMap(entry)) return;
-    for (const [name, def] of Object.entries(entry)) {
-      const path = [TT, "policies", index, name];
-      const p = isMap(def) ? def : {};
-      const props = isMap(p.properties) ? p.properties : {};
-      // Tacker's samples put `targets` beside `properties` or inside them.
-      const targets = (Array.isArray(p.targets) ? p.targets : Array.isArray(props.targets) ? props.targets : []).filter((t): t is string => typeof t === "string");
-      const known = targets.filter((t) => byId.has(t));
-      for (const t of targets) if (!byId.has(t)) problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a VDU`, file, [...path, "targets"]);
-      if (p.type === SCALING) {
-        const [min, max, initial] = [props.min_instances, props.max_instances, props.default_instances ?? props.min_instances];
-        if (!Number.isInteger(min) || !Number.isInteger(max) || !Number.isInteger(initial) || (min as number) > (initial as number) || (initial as number) > (max as number)) {
-          problems.error("VALUE_CONSTRAINT", "min_instances ≤ default_instances ≤ max_instances, all integers", file, [...path, "properties"]);
-          continue;
-        }
-        for (const t of known) Object.assign(byId.get(t)!, { minInstances: min, maxInstances: max, initialInstances: initial });
-        problems.warning("LEGACY_NOT_HONOURED", `scaling policy \`${name}\`: ${known.join(", ")} start with ${String(initial)} instance(s); Tacker's scale actions (and alarms that trigger them) are not available here`, file, path, true);
-      } else if (p.type === PLACEMENT) {
-        const policy = props.policy;
-        if (typeof policy !== "string" || !PLACEMENT_POLICIES.includes(policy)) {
-          problems.error("VALUE_CONSTRAINT", `placement \`policy\` must be one of ${PLACEMENT_POLICIES.join(", ")}, found ${JSON.stringify(policy)}`, file, [...path, "properties", "policy"]);
-          continue;
-        }
-        if (policy.startsWith("soft-") || props.strict === false) problems.warning("LEGACY_NOT_HONOURED", `placement \`${name}\` (${policy}) is applied as a strict ${policy.replace("soft-", "")} server group`, file, path, true);
-        rules.push({ id: name, kind: policy.endsWith("anti-affinity") ? "anti-affinity" : "affinity", scope: "nfvi_node", targets, vduIds: known });
-      } else if (typeof p.type === "string" && MONITORING.has(p.type)) {
-        for (const [trigger, t] of Object.entries(isMap(p.triggers) ? p.triggers : {})) {
-          for (const key of Object.keys(isMap(t) ? t : {})) {
-            if (!TRIGGER_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a key of an ${p.type} trigger (${[...TRIGGER_KEYS].join(", ")})`, file, [...path, "triggers", trigger, key], true);
-          }
-        }
-        problems.warning("LEGACY_NOT_HONOURED", `${p.type} policy \`${name}\` is not honoured: pulumi-nfv does not monitor VNFs (heal with \`nfv heal\`)`, file, path, true);
-      } else {
-        // tosca.policies.tacker.Reservation needs a Blazar lease, which nothing here provides.
-        problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has type \`${String(p.type)}\`, which pulumi-nfv cannot deploy (supported: ${SCALING}, ${PLACEMENT}; warned: ${[...MONITORING].join(", ")})`, file, [...path, "type"]);
+  for (const { name, path, policy: p, props } of legacyPolicies(raw)) {
+    // Tacker's samples put `targets` beside `properties` or inside them.
+    const targets = (Array.isArray(p.targets) ? p.targets : Array.isArray(props.targets) ? props.targets : []).filter((t): t is string => typeof t === "string");
+    const known = targets.filter((t) => byId.has(t));
+    for (const t of targets) if (!byId.has(t)) problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a VDU`, file, [...path, "targets"]);
+    if (p.type === SCALING) {
+      const [min, max, initial] = [props.min_instances, props.max_instances, props.default_instances ?? props.min_instances];
+      if (!Number.isInteger(min) || !Number.isInteger(max) || !Number.isInteger(initial) || (min as number) > (initial as number) || (initial as number) > (max as number)) {
+        problems.error("VALUE_CONSTRAINT", "min_instances ≤ default_instances ≤ max_instances, all integers", file, [...path, "properties"]);
+        continue;
       }
+      for (const t of known) Object.assign(byId.get(t)!, { minInstances: min, maxInstances: max, initialInstances: initial });
+      problems.warning("LEGACY_NOT_HONOURED", `scaling policy \`${name}\`: ${known.join(", ")} start with ${String(initial)} instance(s); Tacker's scale actions (and alarms that trigger them) are not available here`, file, path, true);
+    } else if (p.type === PLACEMENT) {
+      const policy = props.policy;
+      if (typeof policy !== "string" || !PLACEMENT_POLICIES.includes(policy)) {
+        problems.error("VALUE_CONSTRAINT", `placement \`policy\` must be one of ${PLACEMENT_POLICIES.join(", ")}, found ${JSON.stringify(policy)}`, file, [...path, "properties", "policy"]);
+        continue;
+      }
+      if (policy.startsWith("soft-") || props.strict === false) problems.warning("LEGACY_NOT_HONOURED", `placement \`${name}\` (${policy}) is applied as a strict ${policy.replace("soft-", "")} server group`, file, path, true);
+      rules.push({ id: name, kind: policy.endsWith("anti-affinity") ? "anti-affinity" : "affinity", scope: "nfvi_node", targets, vduIds: known });
+    } else if (typeof p.type === "string" && MONITORING.has(p.type)) {
+      for (const [trigger, t] of Object.entries(isMap(p.triggers) ? p.triggers : {})) {
+        for (const key of Object.keys(isMap(t) ? t : {})) {
+          if (!TRIGGER_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a key of an ${p.type} trigger (${[...TRIGGER_KEYS].join(", ")})`, file, [...path, "triggers", trigger, key], true);
+        }
+      }
+      problems.warning("LEGACY_NOT_HONOURED", `${p.type} policy \`${name}\` is not honoured: pulumi-nfv does not monitor VNFs (heal with \`nfv heal\`)`, file, path, true);
+    } else {
+      // tosca.policies.tacker.Reservation needs a Blazar lease, which nothing here provides.
+      problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has type \`${String(p.type)}\`, which pulumi-nfv cannot deploy (supported: ${SCALING}, ${PLACEMENT}; warned: ${[...MONITORING].join(", ")})`, file, [...path, "type"]);
     }
-  });
+  }
   return rules;
 }
