@@ -15,10 +15,14 @@ K8S_CACHE="$NFV_CACHE/k8s"
 
 # The node image: a Debian bookworm tree with what a Kubernetes node runs (systemd as PID 1,
 # containerd, runc, CNI plugins, the tools kubeadm's preflight and kube-proxy use, sshd and sudo
-# for the mgmt scripts), air-gapped: nothing is fetched after it is made.
-NODE_PACKAGES="systemd,systemd-sysv,dbus,iproute2,containerd,runc,containernetworking-plugins,kmod,procps,ca-certificates,iptables,conntrack,socat,ethtool,openssh-server,sudo"
-# Binaries from lab/k8s/build.sh's cache copied to /usr/bin (etcdctl when built).
+# for the mgmt scripts, what they install on masters: etcd-client, haproxy, keepalived),
+# air-gapped: nothing is fetched after it is made.
+NODE_PACKAGES="systemd,systemd-sysv,dbus,iproute2,containerd,runc,containernetworking-plugins,kmod,procps,ca-certificates,iptables,conntrack,socat,ethtool,openssh-server,sudo,etcd-client,haproxy,keepalived"
+# Binaries from lab/k8s/build.sh's cache, packaged as Debian packages of these names at
+# NODE_K8S_DEB_VERSION (pkgs.k8s.io's version scheme) and installed with dpkg: a pinned
+# `apt-get install kubeadm=<version>` of the mgmt scripts finds them installed and fetches nothing.
 NODE_K8S_BINARIES=(kubelet kubeadm kubectl)
+NODE_K8S_DEB_VERSION="${K8S_VERSION#v}-1.1"
 CACHE="${NFV_LAB_CACHE:-/var/cache/pulumi-nfv-lab}"
 # Base tree: debootstrap + the packages, keyed by the package list.
 NODE_BASE="$CACHE/node-base-bookworm-$(printf '%s' "$NODE_PACKAGES" | sha256sum | cut -c1-12)"
