@@ -46,6 +46,7 @@ IMAGES = {
     "Image for workerNode kubernetes": ("qcow2", "ubuntu"),
     "Image for masterNode HA kubernetes": ("qcow2", "ubuntu"),
     "Image for workerNode HA kubernetes": ("qcow2", "ubuntu"),
+    "Image for kubernetes node": ("qcow2", "ubuntu"),
 }
 # Image properties read by the VM-host agent: nfv_lab_standins=<kind> puts the recording stand-ins
 # of lab/openstack/standins/<kind> on the VM hosts' PATH (the Kubernetes images: kubeadm, kubectl,
@@ -55,6 +56,10 @@ IMAGE_PROPERTIES = {
         "Image for masterNode kubernetes", "Image for workerNode kubernetes",
         "Image for masterNode HA kubernetes", "Image for workerNode HA kubernetes")
 }
+# nfv_lab_node=kubernetes: the VM host is a Kubernetes-capable node (lab/nodes: systemd, containerd,
+# kubelet, kubeadm really run). Tests point a package's VDUs at it (the stand-in images above go
+# when every K8sCluster test runs on real nodes: issue 20).
+IMAGE_PROPERTIES["Image for kubernetes node"] = {"nfv_lab_node": "kubernetes"}
 FLAVORS = {  # name: (vcpus, ram MiB, disk GiB)
     "m1.tiny": (1, 512, 1),
     "m1.small": (1, 2048, 20),
