@@ -50,3 +50,24 @@ debian_mirror() {
   [[ -n "$mirror" ]] || die "no Debian mirror in /etc/apt/sources.list*; set NFV_LAB_DEBIAN_MIRROR"
   printf '%s\n' "$mirror"
 }
+
+# debootstrap_tree DIR PACKAGES LOG: `debootstrap --variant=minbase bookworm` into DIR from the
+# machine's Debian mirror, then PACKAGES (comma-separated) installed in the tree with services held
+# back (policy-rc.d: a postinst must not start its daemon on this machine), apt caches and lists
+# removed (the tree is air-gapped). Output to LOG; dies on failure. Callers install debootstrap.
+debootstrap_tree() {
+  local dir="$1" logf="$3" mirror pkgs
+  IFS=, read -r -a pkgs <<<"$2"
+  mirror="$(debian_mirror)"
+  rm -rf "$dir"
+  debootstrap --variant=minbase bookworm "$dir" "$mirror" >"$logf" 2>&1 || die "debootstrap failed: $logf"
+  printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
+  chmod +x "$dir/usr/sbin/policy-rc.d"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  chroot "$dir" apt-get update -q >>"$logf" 2>&1 || die "apt-get update in the tree failed: $logf"
+  chroot "$dir" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${pkgs[@]}" >>"$logf" 2>&1 || die "apt-get install in the tree failed: $logf"
+  chroot "$dir" apt-get clean
+  rm -rf "$dir"/var/lib/apt/lists/*
+  rm -f "$dir/usr/sbin/policy-rc.d"
+}
