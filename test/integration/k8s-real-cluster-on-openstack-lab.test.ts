@@ -84,7 +84,7 @@ async function until<T>(what: string, seconds: number, f: () => T | undefined | 
 
 /** The node image's package versions (/etc/nfv-node-image), which the cluster pins. */
 function imageVersions(): Record<string, string> {
-  const image = execFileSync(path.join(NODES, "image"), ["--path"], { encoding: "utf8" }).trim();
+  const image = execFileSync(path.join(NODES, "image"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   return Object.fromEntries(readFileSync(path.join(image, "etc/nfv-node-image"), "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 }
 
@@ -191,7 +191,8 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
     expect(ours.map((s) => [s.Name, s.Status])).toEqual([[`${VNF}-vnf-masterNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-1`, "ACTIVE"]]);
     for (const s of ours) {
       expect(inHost(s, "ps", "-p", "1", "-o", "comm=").trim()).toBe("systemd");
-      expect(inHost(s, "sh", "-c", "ls /usr/local/sbin /usr/local/lib/nfv-lab-standins 2>/dev/null || true").trim()).toBe("");
+      // nothing in /usr/local (where the stand-ins went, first on sudo's PATH), no stand-in library
+      expect(inHost(s, "sh", "-c", "find /usr/local/sbin /usr/local/bin /usr/local/lib/nfv-lab-standins -mindepth 1 2>/dev/null || true").trim()).toBe("");
       expect(inHost(s, "sh", "-c", "command -v kubeadm kubelet").trim().split("\n")).toEqual(["/usr/bin/kubeadm", "/usr/bin/kubelet"]);
     }
     const nodes = await until("3 nodes Ready", 600, () => {
