@@ -133,6 +133,7 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim, registries: Map<stri
     versions: c.versions,
     sandboxImage: c.sandboxImage,
     ...(c.imageRepository ? { imageRepository: c.imageRepository } : {}),
+    ...(c.kubeProxyConntrackMaxPerCore !== undefined ? { kubeProxyConntrackMaxPerCore: c.kubeProxyConntrackMaxPerCore } : {}),
     ...(c.cniManifest ? { cniManifest: c.cniManifest } : {}),
     ...(c.aptSourceFile ? { aptSource: readFileSync(c.aptSourceFile, "utf8") } : {}),
     ...(c.floatingIp ? { floatingIp: c.floatingIp } : {}),

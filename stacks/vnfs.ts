@@ -70,6 +70,8 @@ export interface ClusterSettings {
   versions: K8sVersions;
   sandboxImage: string;
   imageRepository?: string;
+  /** `kube_proxy_conntrack_max_per_core`: K8sClusterArgs.kubeProxyConntrackMaxPerCore. */
+  kubeProxyConntrackMaxPerCore?: number;
   /** Local file: the CNI manifest applied on the first master. */
   cniManifest?: string;
   /** Local file: an apt sources.list for the nodes' mirror. */
@@ -82,7 +84,7 @@ export interface ClusterSettings {
 }
 
 /** `cluster` keys: stack config name → [ClusterSettings field, required, kind]. */
-const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "file" | "server-group"]> = {
+const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "file" | "server-group" | "count"]> = {
   kubernetes_version: ["kubernetes", true, "version"],
   kubernetes_package_version: ["kubernetesPackage", true, "version"],
   containerd_package_version: ["containerdPackage", true, "version"],
@@ -92,6 +94,7 @@ const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "fil
   keepalived_package_version: ["keepalivedPackage", false, "version"],
   sandbox_image: ["sandboxImage", true, "string"],
   image_repository: ["imageRepository", false, "string"],
+  kube_proxy_conntrack_max_per_core: ["kubeProxyConntrackMaxPerCore", false, "count"],
   cni_manifest: ["cniManifest", false, "file"],
   apt_source_file: ["aptSourceFile", false, "file"],
   floating_ip: ["floatingIp", false, "string"],
@@ -196,7 +199,7 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
     bag.error("CONFIG_BAD_TYPE", "cluster must be a mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image, ...)", at(["cluster"]));
     return undefined;
   }
-  const out: Record<string, string> = {};
+  const out: Record<string, string | number> = {};
   const groups: ClusterServerGroups = {};
   let ok = true;
   let privateRegistries: string[] | undefined;
@@ -220,6 +223,17 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
       if (required) {
         bag.error("CONFIG_MISSING_FIELD", `cluster.${key} is required (every installed version is pinned)`, at(["cluster"]));
         ok = false;
+      }
+      continue;
+    }
+    if (kind === "count") {
+      // `pulumi config set --path` stores 0 as a number, `pulumi config set` as a string.
+      const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+      if (!Number.isSafeInteger(n) || n < 0) {
+        bag.error("CONFIG_BAD_VALUE", `cluster.${key} must be a whole number, 0 or more`, at(["cluster", key]));
+        ok = false;
+      } else {
+        out[field] = n;
       }
       continue;
     }

@@ -46,6 +46,12 @@ export interface K8sClusterArgs {
   sandboxImage: string;
   /** Control-plane images from this repository (the private registry on an air-gapped site); default kubeadm's. */
   imageRepository?: string;
+  /**
+   * kube-proxy's `conntrack.maxPerCore` (default 32768: kube-proxy sizes the kernel's conntrack
+   * table). 0 leaves the table alone, for nodes that are themselves containers (kind, LXD, the
+   * lab's), where only the host may set that host-wide value and kube-proxy would fail to start.
+   */
+  kubeProxyConntrackMaxPerCore?: number;
   /** Local path of the CNI manifest (from the package or a mirror), applied on the first master. */
   cniManifest?: string;
   /** An apt sources.list for the mirror the packages come from; default the VMs' own sources. */
@@ -209,6 +215,7 @@ function checkArgs(args: K8sClusterArgs, plan: K8sClusterPlan): void {
   for (const k of ["kubernetesPackage", "containerdPackage", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"] as const) {
     if (v[k] && !isDebianVersion(v[k])) bad(`versions.${k}`, `versions.${k} is not a Debian package version`);
   }
+  if (args.kubeProxyConntrackMaxPerCore !== undefined && !(Number.isSafeInteger(args.kubeProxyConntrackMaxPerCore) && args.kubeProxyConntrackMaxPerCore >= 0)) bad("kubeProxyConntrackMaxPerCore", "kubeProxyConntrackMaxPerCore must be a whole number, 0 or more");
   if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest")) bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
   if (plan.labelWorkers && !args.placement) bad("placement", `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`);
   if (problems.length > 0) throw new DiagnosticError("invalid nfv:k8s:Cluster arguments", problems);

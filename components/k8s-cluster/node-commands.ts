@@ -246,6 +246,7 @@ export class NodeCommands {
         kubernetesVersion: this.args.versions.kubernetes, clusterName: this.name, controlPlaneEndpoint: `${host}:${this.port()}`,
         node: { name: first.name, ip: ips[first.vnfcId] }, podCidr: inst.master.podCidr, serviceCidr: inst.master.serviceCidr,
         certSans: sans, ...(this.args.imageRepository ? { imageRepository: this.args.imageRepository } : {}),
+        ...(this.args.kubeProxyConntrackMaxPerCore !== undefined ? { kubeProxyConntrackMaxPerCore: this.args.kubeProxyConntrackMaxPerCore } : {}),
       });
       return stdinLines([["KUBEADM_CONFIG_B64", b64(config)], ["CNI_MANIFEST", this.args.cniManifest ? REMOTE_CNI : undefined]]);
     });

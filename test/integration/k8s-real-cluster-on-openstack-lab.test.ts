@@ -159,6 +159,8 @@ beforeAll(async () => {
     sandbox_image: `${registry}/pause:3.10.1`,
     image_repository: registry,
     cni_manifest: podnetManifest(POD_CIDR),
+    // The conntrack table size is host-wide: a lab node (a container) cannot set it (kind's setting).
+    kube_proxy_conntrack_max_per_core: "0",
   };
   for (const [k, val] of Object.entries(cluster)) await set(`${v}.cluster.${k}`, val);
   await set(`${v}.cluster.private_registries[0]`, REGISTRY);

@@ -47,6 +47,8 @@ export interface KubeadmInitInput {
   /** Control-plane images from here (the private registry on an air-gapped site). */
   imageRepository?: string;
   dnsDomain?: string;
+  /** kube-proxy's `conntrack.maxPerCore`; absent: kube-proxy's default (32768). */
+  kubeProxyConntrackMaxPerCore?: number;
 }
 
 export function kubeadmInitConfig(i: KubeadmInitInput): string {
@@ -66,7 +68,11 @@ export function kubeadmInitConfig(i: KubeadmInitInput): string {
   };
   if (i.imageRepository) cluster.imageRepository = i.imageRepository;
   const kubelet = { apiVersion: "kubelet.config.k8s.io/v1beta1", kind: "KubeletConfiguration", cgroupDriver: "systemd" };
-  return [init, cluster, kubelet].map((d) => stringify(d)).join("---\n");
+  const docs: Record<string, unknown>[] = [init, cluster, kubelet];
+  if (i.kubeProxyConntrackMaxPerCore !== undefined) {
+    docs.push({ apiVersion: "kubeproxy.config.k8s.io/v1alpha1", kind: "KubeProxyConfiguration", conntrack: { maxPerCore: i.kubeProxyConntrackMaxPerCore } });
+  }
+  return docs.map((d) => stringify(d)).join("---\n");
 }
 
 export interface KubeadmJoinInput {

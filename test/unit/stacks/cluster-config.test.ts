@@ -4,6 +4,7 @@
  * from `ssh.public_key_file`, outputs, kubeconfig only as a secret), and what `nfv scale` and
  * `nfv heal` plan for a cluster. Pulumi mocks (k8s-mocks: init/join-credentials stdout).
  */
+import { parseAllDocuments } from "yaml";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -176,6 +177,34 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
       ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.haproxy_package_version", expect.stringContaining("is not a Debian package version")],
     ]);
     expect(err.message).not.toContain("Pre-Invoke");
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("kube_proxy_conntrack_max_per_core becomes kube-proxy's conntrack.maxPerCore in kubeadm's init configuration; absent, no KubeProxyConfiguration", async () => {
+    const kubeadmDocs = () => {
+      const stdin = String(plain(registered.find((r) => r.name === "k8ss-init")!.inputs.stdin));
+      const b64 = stdin.split("\n").find((l) => l.startsWith("KUBEADM_CONFIG_B64="))!.slice("KUBEADM_CONFIG_B64=".length);
+      return parseAllDocuments(Buffer.from(b64, "base64").toString()).map((d) => d.toJS() as { kind: string; conntrack?: unknown });
+    };
+    setConfig({ k8ss: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: "0" } }) });
+    await program.deployStack();
+    await settle();
+    expect(kubeadmDocs().find((d) => d.kind === "KubeProxyConfiguration")).toEqual({ apiVersion: "kubeproxy.config.k8s.io/v1alpha1", kind: "KubeProxyConfiguration", conntrack: { maxPerCore: 0 } });
+    registered.length = 0;
+    setConfig({ k8ss: entry() });
+    await program.deployStack();
+    await settle();
+    expect(kubeadmDocs().map((d) => d.kind)).toEqual(["InitConfiguration", "ClusterConfiguration", "KubeletConfiguration"]);
+  });
+
+  it("kube_proxy_conntrack_max_per_core that is not a whole number is refused, located, registering nothing", async () => {
+    setConfig({ k8sa: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: "-1" } }), k8sb: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: 1.5 } }) });
+    const err = await failure();
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.kube_proxy_conntrack_max_per_core"],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.kube_proxy_conntrack_max_per_core"],
+    ]);
     await settle();
     expect(registered).toEqual([]);
   });
