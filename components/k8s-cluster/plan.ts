@@ -10,7 +10,7 @@ import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import { componentPackageSource } from "../package-file";
 import { planVmVnf, type ServerGroupPolicy, type VmVnfPlan } from "../vnf/plan";
-import { nodeNames } from "./config/node-names";
+import { nodeNameProblems } from "./config/node-names";
 import { K8S_PARAM_KEY, readK8sClusterInstallation, type K8sClusterInstallation } from "./params";
 
 export type Role = "master" | "worker";
@@ -118,12 +118,8 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
     if (net && !net.external) bag.error("K8S_VIP_NETWORK", `the VIP port \`${value.master.clusterCpName}\` needs the masters' network \`${net.id}\` to exist beforehand (an extVirtualLinks or extManagedVirtualLinks entry)`);
     vipNetworkResourceId = net?.resourceId;
   }
-  let names: Record<string, string> = {};
-  try {
-    names = nodeNames(input.clusterName, vm.vnfcs.map((v) => v.id));
-  } catch (e) {
-    bag.error("K8S_NODE_NAME", (e as Error).message);
-  }
+  const { names, problems } = nodeNameProblems(input.clusterName, vm.vnfcs.map((v) => v.id));
+  for (const p of problems) bag.error("K8S_NODE_NAME", p.message, { path: "name" });
   bag.throwIfErrors("invalid Kubernetes cluster");
 
   const anchorFor = (id: string) => masters.find((m) => m.id !== id)?.id ?? masters[0].id;
