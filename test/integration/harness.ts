@@ -2,7 +2,7 @@
  * What integration tests share: the offline toolchain's environment, a private file backend, and
  * the `local` stack opened through the Automation API with the real CLI.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -75,8 +75,22 @@ function forgetLeftoverStackFile(stackName: string): void {
  */
 export const configSecrets = stackConfigSecrets;
 
+/**
+ * `pulumi config set --secret` with the value on stdin. The Automation API's setConfig puts the
+ * value on pulumi's command line, which every user of the machine can read in the process list;
+ * the canary scan refuses it for secrets (lab/canary-watch.ts).
+ */
+export function setSecretConfig(stack: Stack, key: string, value: string, usePath = true): Promise<void> {
+  const ws = stack.workspace as LocalWorkspace;
+  const args = ["config", "set", ...(usePath ? ["--path"] : []), "--secret", key, "--stack", stack.name, "--non-interactive"];
+  return new Promise((resolve, reject) => {
+    const child = execFile(ws.pulumiCommand.command, args, { cwd: ws.workDir, env: { ...process.env, ...ws.envVars } }, (err, _out, stderr) => (err ? reject(new Error(`pulumi config set --secret ${key}: ${stderr}`)) : resolve()));
+    child.stdin!.end(value);
+  });
+}
+
 /** Canaries and the lab's secrets, for the tests: see lab/canary.ts and lab/canary-watch.ts. */
-export { newCanary as canary, registerPrivateKeyFile, registerSecret, watchLogDir } from "./lab/canary-watch";
+export { newCanary as canary, registerPrivateKeyFile, registerSecret, scanLogsNow, watchLogDir } from "./lab/canary-watch";
 
 /** Runs `nfv` in-process with the stack's environment (the Automation API reads process.env). */
 export async function runNfv(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {

@@ -27,7 +27,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
-import { Stack, type EngineEvent } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, Stack, type ConfigMap, type ConfigValue, type EngineEvent } from "@pulumi/pulumi/automation";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { describeHits, MIN_NEEDLE, scanText, secrets, type Hit } from "./canary";
 import { ProcessSampler, type ProcessListResult } from "./process-list";
@@ -99,22 +99,32 @@ class Watch {
     return [...new Set(this.logRoots.flatMap((r) => logFilesUnder(r, 0)))];
   }
 
-  /** Scans every place; throws when a secret is found anywhere. */
-  async finish(): Promise<void> {
-    this.sendNeedles();
+  private logsScanned = 0;
+  private logBytes = 0;
+
+  /** Scans what the log files got since the last look (or the file's start), now: before a lab removes its own. */
+  scanLogsNow(): void {
     const all = secrets.all();
-    for (const p of this.places.filter((x) => x.file)) this.hitsFound.push(...scanText(readFileSync(p.file, "utf8"), p.place, all));
-    let logs = 0;
-    let logBytes = 0;
     for (const f of this.logFiles()) {
       const before = this.logSizes.get(f) ?? 0;
       const size = sizeOf(f);
       if (size === before && this.logSizes.has(f)) continue;
       const text = readText(f, size < before ? 0 : before);
-      logs++;
-      logBytes += text.length;
+      this.logSizes.set(f, size);
+      this.logsScanned++;
+      this.logBytes += text.length;
       this.hitsFound.push(...scanText(text, `log file ${f}`, all));
     }
+  }
+
+  /** Scans every place; throws when a secret is found anywhere. */
+  async finish(): Promise<void> {
+    this.sendNeedles();
+    const all = secrets.all();
+    for (const p of this.places.filter((x) => x.file)) this.hitsFound.push(...scanText(readFileSync(p.file, "utf8"), p.place, all));
+    this.scanLogsNow();
+    const logs = this.logsScanned;
+    const logBytes = this.logBytes;
     const processes: ProcessListResult = await this.sampler.finish();
     if (processes.commandLines < 0) this.note("the process sampler gave no answer: the process list was not scanned");
     for (const h of processes.hits) this.hitsFound.push({ place: `process list (pid ${h.pid}, ${h.argv0})`, purpose: h.purpose, form: h.form, offset: 0 });
@@ -139,8 +149,10 @@ let current: Watch | undefined;
 
 /** Starts the scan of `testFile` (canary-setup.ts); the Automation API is watched from now on. */
 export function startWatch(testFile: string): Watch {
-  secrets.clear();
+  // Secrets registered already (a canary made when the test file was loaded) are kept: vitest gives
+  // each file its own module instances, so none is another file's.
   current = new Watch(testFile);
+  current.sendNeedles();
   installStackHooks();
   return current;
 }
@@ -169,6 +181,14 @@ export function registerPrivateKeyFile(purpose: string, file: string): void {
 /** Log files under `dir` are scanned too (those written since the file started, or since now for a new directory). */
 export function watchLogDir(dir: string): void {
   current?.addLogRoot(dir);
+}
+
+/**
+ * The log files' new bytes scanned now, for a test about to remove a lab whose logs count (a lab
+ * host's sshd.log goes with its directory). A secret registered later is not looked for in them.
+ */
+export function scanLogsNow(): void {
+  current?.scanLogsNow();
 }
 
 /** For the harness: a backend directory about to be removed is scanned first. */
@@ -219,6 +239,22 @@ let hooked = false;
 function installStackHooks(): void {
   if (hooked) return;
   hooked = true;
+  // The Automation API sets config with the value on pulumi's command line: for a secret, refused.
+  const ws = LocalWorkspace.prototype as unknown as {
+    setConfig: (this: LocalWorkspace, stack: string, key: string, value: ConfigValue, path?: boolean) => Promise<void>;
+    setAllConfig: (this: LocalWorkspace, stack: string, config: ConfigMap, path?: boolean) => Promise<void>;
+  };
+  const setConfig = ws.setConfig;
+  ws.setConfig = function (stack, key, value, usePath) {
+    if (value.secret) return Promise.reject(new Error(`setConfig(${key}, secret): the Automation API would put the secret on pulumi's command line, seen in the process list; use setSecretConfig (test/integration/harness.ts)`));
+    return setConfig.call(this, stack, key, value, usePath);
+  };
+  const setAllConfig = ws.setAllConfig;
+  ws.setAllConfig = function (stack, config, usePath) {
+    const secret = Object.entries(config).find(([, v]) => v.secret);
+    if (secret) return Promise.reject(new Error(`setAllConfig(${secret[0]}, secret): the Automation API would put the secret on pulumi's command line; use setSecretConfig (test/integration/harness.ts)`));
+    return setAllConfig.call(this, stack, config, usePath);
+  };
   const proto = Stack.prototype as unknown as Record<Op, (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) => Promise<{ stdout: string; stderr: string }>>;
   for (const op of OPS) {
     const original = proto[op];

@@ -14,7 +14,7 @@ export interface Secret {
   /** What the value is for (`ssh-password`, `bearer-token`, …). */
   purpose: string;
   value: string;
-  /** Made by `canary()` (else a lab's secret, registered as it is). */
+  /** A canary: made by `canary()`, or a committed value of that form (else a lab's secret, registered as it is). */
   canary: boolean;
 }
 
@@ -50,7 +50,7 @@ export class SecretRegistry {
   /** A secret that is not ours to choose (the lab's token, a generated password or key): scanned for as it is. */
   register(purpose: string, value: string): void {
     if (value.length < MIN_NEEDLE) throw new Error(`secret ${purpose} is ${value.length} characters: too short to scan for (at least ${MIN_NEEDLE})`);
-    if (!this.byValue.has(value)) this.byValue.set(value, { purpose, value, canary: false });
+    if (!this.byValue.has(value)) this.byValue.set(value, { purpose, value, canary: value.includes(`${CANARY_PREFIX}-`) });
   }
 
   all(): Secret[] {
