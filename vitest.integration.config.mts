@@ -6,9 +6,11 @@ export default defineConfig({
   test: {
     include: ["test/integration/**/*.test.ts"],
     globalSetup: ["test/integration/global-setup.ts"],
+    // Every file's secrets are looked for where they must not be (test/integration/lab/canary-watch.ts).
+    setupFiles: ["test/integration/lab/canary-setup.ts"],
+    sequence: { sequencer: ListedOrder, hooks: "stack" },
     pool: "forks",
     fileParallelism: false,
-    sequence: { sequencer: ListedOrder },
     testTimeout: 600_000,
     hookTimeout: 600_000,
     // test/run-all runs the files in phases, each with its own report.

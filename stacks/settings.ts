@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { DiagnosticBag } from "../translators/diagnostics";
 import { unreadableFile } from "../translators/user-file";
 import { readInstantiateRequest } from "../translators/tacker/instantiate-request";
-import type { LocatedDocument } from "../translators/yaml/located-yaml";
+import { parseYaml, type LocatedDocument } from "../translators/yaml/located-yaml";
+import { nodeNameProblems } from "../components/k8s-cluster/config/node-names";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
 import { readMagnumEntries, type MagnumEntry } from "./magnum-settings";
 import { isMapping, prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
@@ -40,6 +41,7 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; m
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
+  for (const p of vnfs) if (p.component === "kubernetes-cluster") checkNodeNames(p, bag, stackFile);
   return { vims: config.vims, vnfs, magnumClusters, bag };
 }
 
@@ -62,6 +64,42 @@ function k8sClusterVimNames(raw: unknown, projectRoot: string): Map<string, stri
     names.set(typeof vimName === "string" && vimName !== "" ? vimName : `kubernetes_vim_${name}`, name);
   }
   return names;
+}
+
+/** VNFC instances per VDU whose node names are checked here; more change nothing (see checkNodeNames). */
+const NODE_NAME_INSTANCES = 100;
+
+/**
+ * A cluster's node names (`<cluster>-<vnfcId>` as a DNS label, components/k8s-cluster/config/
+ * node-names.ts) are RFC 1123 labels and subdomains, one per VNFC, for every VNFC the VNFD allows:
+ * checked here, before anything is registered, and located where the cause is: the VDU's node
+ * template in the VNFD for two VDUs whose VNFCs would share a name, the VNF's key in the stack
+ * config otherwise. Two names can only meet at the same instance index (the index ends the name),
+ * so instances past the first hundred add nothing.
+ */
+function checkNodeNames(p: PreparedVnf, bag: DiagnosticBag, stackFile?: LocatedDocument): void {
+  const flavour = p.model?.flavours.find((f) => f.id === p.request?.flavourId);
+  if (!flavour) return;
+  const ids = flavour.vdus.filter((v) => v.kind === "compute").flatMap((v) => Array.from({ length: Math.min(Math.max(v.maxInstances, v.initialInstances, 1), NODE_NAME_INSTANCES) }, (_, i) => `${v.id}-${i}`));
+  const { problems } = nodeNameProblems(p.entry.name, ids);
+  const vduOf = (vnfcId: string) => vnfcId.slice(0, vnfcId.lastIndexOf("-"));
+  let vnfd: LocatedDocument | undefined;
+  const vduLocation = (vduId: string) => {
+    const text = p.pkg?.source.read(flavour.file)?.toString("utf8");
+    vnfd ??= text === undefined ? undefined : parseYaml(text, p.pkg!.source.display(flavour.file)).documents[0];
+    return vnfd?.keyLocation(["topology_template", "node_templates", vduId]) ?? { file: p.pkg?.source.display(flavour.file) };
+  };
+  const said = new Set<string>();
+  for (const pr of problems) {
+    if (pr.other !== undefined) {
+      const pair = `${vduOf(pr.other)}/${vduOf(pr.vnfcId)}`;
+      if (said.has(pair)) continue;
+      said.add(pair);
+      bag.error("K8S_NODE_NAME", `VNF '${p.entry.name}': the ${pr.message}: VDUs ${vduOf(pr.other)} and ${vduOf(pr.vnfcId)} come out the same as Kubernetes node names (lower case, a-z, 0-9 and -); rename one`, vduLocation(vduOf(pr.vnfcId)));
+    } else {
+      bag.error("K8S_NODE_NAME", `VNF '${p.entry.name}': ${pr.message}`, stackLocator("vnfs", stackFile)([p.entry.name], true));
+    }
+  }
 }
 
 /** A cluster's `private_registries` name private-registry VNFs of the same stack. */

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError, type Diagnostic } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import { KubernetesVim } from "../vim/kubernetes-vim";
 import type { RegistryConnectionInfo } from "../registry/private-registry";
 import type { ServerPlacementSource } from "../vim/server-placement";
@@ -56,7 +57,13 @@ export interface K8sClusterArgs {
   cniManifest?: string;
   /** An apt sources.list for the mirror the packages come from; default the VMs' own sources. */
   aptSource?: string;
-  /** The package directory: the files the parameters name (`certificate_path`, `helm_installation_script_path`) are read through its package source, regular files inside it only. */
+  /**
+   * The package as read (`openPackage(path).source`, a directory or a zip): the files the
+   * parameters name (`certificate_path`, `helm_installation_script_path`) are read through it,
+   * regular files inside it only (components/package-file.ts).
+   */
+  packageSource?: PackageSource;
+  /** The package directory, when no `packageSource` is given (a zip must come as `packageSource`). */
   packageDir?: string;
   /** `k8s_cluster_installation_param`; default `request.additionalParams.k8s_cluster_installation_param`. */
   installationParam?: Record<string, unknown>;
@@ -132,7 +139,7 @@ export class K8sCluster extends pulumi.ComponentResource {
     // Everything is checked before anything, even this component, is registered.
     const plan = planK8sCluster({
       clusterName: name, flavours: args.flavours, request: args.request, installationParam: args.installationParam,
-      scaleLevels: args.scaleLevels, healGenerations: args.healGenerations, packageDir: args.packageDir, hasSshKey: args.sshPrivateKey !== undefined,
+      scaleLevels: args.scaleLevels, healGenerations: args.healGenerations, packageSource: args.packageSource, packageDir: args.packageDir, hasSshKey: args.sshPrivateKey !== undefined,
       serverGroups: args.serverGroups,
     });
     checkArgs(args, plan);
@@ -171,7 +178,7 @@ export class K8sCluster extends pulumi.ComponentResource {
 
     this.vnf = new VmVnf(vnfName, {
       flavours: args.flavours, request: args.request, provider: args.provider, scaleLevels: args.scaleLevels,
-      images: args.images, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair, sshPublicKey: args.sshPublicKey,
+      images: args.images, packageSource: args.packageSource, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair, sshPublicKey: args.sshPublicKey,
       securityGroupIds: args.securityGroupIds, userData: args.userData, serverGroupPolicies: plan.serverGroupPolicies,
       // Every master answers for the VIP (keepalived moves it): Neutron must let its address through.
       ...(vip ? { allowedAddressPairs: { [inst.master.nicCpName]: [vip] } } : {}),

@@ -43,6 +43,19 @@ export const REMOTE_CNI = `${REMOTE_SCRIPTS}/cni.yaml`;
 export type NodeAddresses = Record<string, { ssh: pulumi.Output<string>; nic: pulumi.Output<string>; serverId: pulumi.Output<string> }>;
 type Cmd = command.remote.Command | command.remote.CopyToRemote;
 
+/**
+ * How a mgmt/k8s script is run on a node: its command line and, for a credential step (its stdout
+ * holds tokens or keys), what keeps that stdout out of the engine's logs, the state and a failed
+ * step's error: the line prints stdout only on success (stdoutOnSuccess), the provider logs stderr
+ * only, and stdout is a secret output. `dir` is where the scripts are (tests run them locally).
+ */
+export function scriptStep(script: string, secretStdout: boolean, dir = REMOTE_SCRIPTS): { line: string; logging?: "stderr"; additionalSecretOutputs?: string[] } {
+  const run = `sudo -n /bin/bash ${dir}/${script}`;
+  if (!secretStdout) return { line: run };
+  // stderr carries progress only; stdout of credential steps must never reach the logs.
+  return { line: stdoutOnSuccess(run), logging: "stderr", additionalSecretOutputs: ["stdout"] };
+}
+
 export class NodeCommands {
   /** Every command by resource name, in declaration order. */
   readonly all = new Map<string, Cmd>();
@@ -283,16 +296,14 @@ export class NodeCommands {
   /** A script run over SSH on node `on`; stdin always secret; `secretStdout` for credentials. */
   private run(step: string, on: PlannedNode, script: string, stdin: pulumi.Input<string>, o: { dependsOn?: pulumi.Resource[]; triggers?: unknown[]; secretStdout?: boolean; onDelete?: boolean }): command.remote.Command {
     const n = `${this.name}-${step}`;
-    const run = `sudo -n /bin/bash ${REMOTE_SCRIPTS}/${script}`;
-    const line = o.secretStdout ? stdoutOnSuccess(run) : run;
+    const shape = scriptStep(script, o.secretStdout === true);
     const c = remoteCommand(n, {
       connection: this.conn(on),
-      ...(o.onDelete ? { delete: line } : { create: line }),
+      ...(o.onDelete ? { delete: shape.line } : { create: shape.line }),
       stdin: pulumi.secret(stdin),
       ...(o.triggers ? { triggers: o.triggers } : {}),
-      // stderr carries progress only; stdout of credential steps must never reach the logs.
-      ...(o.secretStdout ? { logging: "stderr" as const } : {}),
-    }, { parent: this.parent, dependsOn: [...new Set(o.dependsOn ?? [])], ...(o.secretStdout ? { additionalSecretOutputs: ["stdout"] } : {}) });
+      ...(shape.logging ? { logging: shape.logging } : {}),
+    }, { parent: this.parent, dependsOn: [...new Set(o.dependsOn ?? [])], ...(shape.additionalSecretOutputs ? { additionalSecretOutputs: shape.additionalSecretOutputs } : {}) });
     this.all.set(n, c);
     return c;
   }

@@ -88,8 +88,10 @@ export interface K8sClusterInstallation {
 export interface ReadOptions {
   /** The selected flavour: CP names, VDUs and aspects are checked against it. */
   flavour: Flavour;
-  /** The package: `certificate_path`, `helm_installation_script_path` and `script_path` are read from it. */
+  /** The package (directory or zip): `certificate_path`, `helm_installation_script_path` and `script_path` are read through it. */
   packageSource?: PackageSource;
+  /** Why there is no `packageSource` (e.g. a package path that is not a directory), said at a field that names a file. */
+  packageProblem?: string;
   /** Masters at this scale level (HA with an even number is warned). */
   masterCount?: number;
   /** SSH passwords may be left out (the caller has a key). */
@@ -320,7 +322,7 @@ class Reader {
   private packageFile(rel: string, at: YamlPath, code: string): Buffer | undefined {
     const field = String(at[at.length - 1]);
     if (!this.opts.packageSource) {
-      this.err(code, `${field} ${rel} is given but there is no package directory to take it from`, at);
+      this.err(code, `${field} ${rel} ${this.opts.packageProblem ? `cannot be read: ${this.opts.packageProblem}` : "is given but there is no package to take it from"}`, at);
       return undefined;
     }
     const r = readPackageFile(this.opts.packageSource, rel);

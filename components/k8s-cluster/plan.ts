@@ -7,9 +7,10 @@
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
-import { directorySource } from "../../translators/tosca/phase1-read/package-source";
+import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
+import { componentPackageSource } from "../package-file";
 import { planVmVnf, type ServerGroupPolicy, type VmVnfPlan } from "../vnf/plan";
-import { nodeNames } from "./config/node-names";
+import { nodeNameProblems } from "./config/node-names";
 import { K8S_PARAM_KEY, readK8sClusterInstallation, type K8sClusterInstallation } from "./params";
 
 export type Role = "master" | "worker";
@@ -51,7 +52,9 @@ export interface PlanInput {
   installationParam?: Record<string, unknown>;
   scaleLevels?: Record<string, number>;
   healGenerations?: Record<string, number>;
-  /** The package directory: the files the parameters name are read through its package source. */
+  /** The package as read (a directory or a zip): the files the parameters name are read through it. */
+  packageSource?: PackageSource;
+  /** A package directory, when no `packageSource` is given. */
   packageDir?: string;
   /** An SSH key is given: `password` may be absent. */
   hasSshKey?: boolean;
@@ -86,12 +89,12 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
   const bag = new DiagnosticBag();
   const request = input.installationParam ? { additionalParams: { [K8S_PARAM_KEY]: input.installationParam } } : input.request;
   // One source for both reads: the package is walked once.
-  const packageSource = input.packageDir === undefined ? undefined : directorySource(input.packageDir);
-  const guess = readK8sClusterInstallation(request, { flavour, packageSource, passwordOptional: input.hasSshKey });
+  const { source: packageSource, reason: packageProblem } = componentPackageSource(input);
+  const guess = readK8sClusterInstallation(request, { flavour, packageSource, packageProblem, passwordOptional: input.hasSshKey });
   const masterVdu = guess.value?.master.vduId;
   const masterCount = vm.vnfcs.filter((v) => v.vduId === masterVdu).length;
   // Read again with the number of masters (the even-number warning and the HA checks need it).
-  const { value, bag: paramBag } = readK8sClusterInstallation(request, { flavour, packageSource, passwordOptional: input.hasSshKey, masterCount });
+  const { value, bag: paramBag } = readK8sClusterInstallation(request, { flavour, packageSource, packageProblem, passwordOptional: input.hasSshKey, masterCount });
   bag.add(...paramBag.items);
   if (!value) throw new DiagnosticError("invalid k8s_cluster_installation_param", bag.errors());
   const groups = serverGroupPolicies(flavour, { master: value.master.vduId, worker: value.worker.vduId }, input.serverGroups ?? {});
@@ -115,12 +118,8 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
     if (net && !net.external) bag.error("K8S_VIP_NETWORK", `the VIP port \`${value.master.clusterCpName}\` needs the masters' network \`${net.id}\` to exist beforehand (an extVirtualLinks or extManagedVirtualLinks entry)`);
     vipNetworkResourceId = net?.resourceId;
   }
-  let names: Record<string, string> = {};
-  try {
-    names = nodeNames(input.clusterName, vm.vnfcs.map((v) => v.id));
-  } catch (e) {
-    bag.error("K8S_NODE_NAME", (e as Error).message);
-  }
+  const { names, problems } = nodeNameProblems(input.clusterName, vm.vnfcs.map((v) => v.id));
+  for (const p of problems) bag.error("K8S_NODE_NAME", p.message, { path: "name" });
   bag.throwIfErrors("invalid Kubernetes cluster");
 
   const anchorFor = (id: string) => masters.find((m) => m.id !== id)?.id ?? masters[0].id;

@@ -3,7 +3,7 @@
  * `private_registry_param_file.json` writes it, checked before anything is registered.
  */
 import { DiagnosticBag } from "../../translators/diagnostics";
-import { directorySource, findPackageFile } from "../../translators/tosca/phase1-read/package-source";
+import { componentPackageFileOnDisk, type PackageGiven } from "../package-file";
 import { parseNoProxy, parseProxyUrl, type NoProxyToken, type ProxyUrl } from "../host-files";
 
 /** The VNFC id of a registry on an existing host. */
@@ -23,7 +23,7 @@ export interface RegistryInstallation {
   sshUsername: string;
   /** `ssh_password` (Tacker parity; prefer a key). */
   sshPassword?: string;
-  /** `image_path`: the `docker save` tarball, a regular file of the package directory, on disk. */
+  /** `image_path`: the `docker save` tarball, a regular file of the package (directory or zip), on disk (components/package-file.ts). */
   imageFile?: string;
   /** `port_no`, default 5000. */
   portNo: number;
@@ -35,9 +35,9 @@ const PATH = `additionalParams.${PARAM_KEY}`;
 
 /**
  * Reads the parameters. `cpIds` (the flavour's CPs) is given for a VNF, where `ssh_cp_name` is
- * required and must name one; `packageDir` is the package directory `image_path` must be a regular file of.
+ * required and must name one; `packageSource` (or `packageDir`) is the package `image_path` must be a regular file of.
  */
-export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[]; packageDir?: string; sshUsername?: string }): { value?: RegistryInstallation; bag: DiagnosticBag } {
+export function readRegistryInstallation(raw: unknown, opts: PackageGiven & { cpIds?: string[]; sshUsername?: string }): { value?: RegistryInstallation; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();
   if (raw === undefined || raw === null) {
     if (opts.cpIds) {
@@ -73,10 +73,9 @@ export function readRegistryInstallation(raw: unknown, opts: { cpIds?: string[];
   const imagePath = str("image_path");
   let imageFile: string | undefined;
   if (imagePath !== undefined) {
-    const source = opts.packageDir === undefined ? undefined : directorySource(opts.packageDir);
-    const found = source ? findPackageFile(source, imagePath) : { reason: "is given but there is no package directory to take it from" };
+    const found = componentPackageFileOnDisk(opts, imagePath);
     if ("reason" in found) bag.error("REGISTRY_IMAGE_PATH", `image_path ${imagePath} ${found.reason}`, { path: `${PATH}.image_path` });
-    else imageFile = source!.localPath(found.file);
+    else imageFile = found.path;
   }
   let portNo = 5000;
   const rawPort = p.port_no;

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError } from "../../translators/diagnostics";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import { isDebianVersion, proxyFileFields } from "../host-files";
 import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
 import { planVmVnf } from "../vnf/plan";
@@ -29,8 +30,10 @@ export interface RegistryVnfArgs {
   request: InstantiateVnfRequest;
   /** `OpenStackVim.provider`. */
   provider: openstack.Provider;
-  /** Package root (for `image_path` and image upload). */
-  packageDir: string;
+  /** The package as read (`openPackage(path).source`, a directory or a zip): `image_path` and image upload read through it. */
+  packageSource?: PackageSource;
+  /** Package root directory, when no `packageSource` is given. */
+  packageDir?: string;
   /** `lookup` (default) or `upload` the VDU image. */
   images?: "lookup" | "upload";
   /** SSH private key (preferred over `ssh_password`); secret. */
@@ -59,7 +62,9 @@ export interface RegistryHostArgs {
   privateKey?: pulumi.Input<string>;
   password?: pulumi.Input<string>;
   hostKey?: pulumi.Input<string>;
-  /** Directory `image_path` is relative to. */
+  /** The package `image_path` is a file of (a directory or a zip). */
+  packageSource?: PackageSource;
+  /** Directory `image_path` is relative to, when no `packageSource` is given. */
   packageDir?: string;
   /**
    * Heal generation of the host's VNFC (`host`), raised by `nfv heal`. The host is not ours to
@@ -153,7 +158,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       const hooks: HookScript[] = ops.filter((op) => op === "instantiate_end" || op === "heal_end").map((operation) => ({ operation: operation as HookScript["operation"], script: INSTALL_SCRIPT, stdin }));
       const vduIds = flavour?.vdus.map((d) => d.id) ?? [];
       this.vnf = new VmVnf(`${name}-vnf`, {
-        flavours: v.flavours, request: v.request, provider: v.provider, images: v.images, packageDir: v.packageDir,
+        flavours: v.flavours, request: v.request, provider: v.provider, images: v.images, packageSource: v.packageSource, packageDir: v.packageDir,
         healGenerations: v.healGenerations, keyPair: v.keyPair, sshPublicKey: v.sshPublicKey, securityGroupIds: v.securityGroupIds, flavorNames: v.flavorNames, userData: v.userData,
         extraStorages: storageGib > 0 ? [{ id: STORAGE_ID, sizeGib: storageGib, vduIds }] : [],
         hooks, files,
@@ -211,6 +216,7 @@ function checkArgs(args: PrivateRegistryArgs): RegistryInstallation {
   }
   const { value, bag } = readRegistryInstallation(raw, {
     cpIds: args.vnf ? flavour?.cps.map((c) => c.id) ?? [] : undefined,
+    packageSource: args.vnf?.packageSource ?? args.host?.packageSource,
     packageDir: args.vnf?.packageDir ?? args.host?.packageDir,
     sshUsername: typeof args.host?.user === "string" ? args.host.user : undefined,
   });

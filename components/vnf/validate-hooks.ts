@@ -2,6 +2,7 @@
 import * as path from "node:path";
 import { DiagnosticBag } from "../../translators/diagnostics";
 import { unreadableFile } from "../../translators/user-file";
+import { componentPackageFileOnDisk } from "../package-file";
 import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
 import type { VmVnfArgs } from "./vm-vnf";
 
@@ -52,13 +53,21 @@ export function validateHooks(name: string, plan: VmVnfPlan, args: VmVnfArgs): v
     if (!f.remotePath.startsWith("/")) bag.error("VNF_FILE_REMOTE_PATH", `remotePath ${f.remotePath} must be absolute`, { path: `files[${i}].remotePath` });
   });
   if (args.images === "upload") {
-    if (!args.packageDir) bag.error("VNF_IMAGE_UPLOAD", "images: upload needs `packageDir`", { path: "packageDir" });
+    if (!args.packageSource && !args.packageDir) bag.error("VNF_IMAGE_UPLOAD", "images: upload needs `packageSource` or `packageDir`", { path: "packageDir" });
     else {
-      for (const v of plan.vdus) {
-        if (!v.imageName) continue;
-        if (!v.imageFile || unreadableFile(path.join(args.packageDir, v.imageFile))) {
-          bag.error("VNF_IMAGE_MISSING", `VDU \`${v.vduId}\`: image file ${v.imageFile ?? "(none declared)"} is not in the package ${args.packageDir}`, { path: "images" });
-        }
+      // Read as every package file is (components/package-file.ts): a regular file inside the package, directory or zip.
+      const flavourStorages = new Map(flavour.storages.map((s) => [s.id, s]));
+      const images = [
+        ...plan.vdus.filter((v) => v.imageName).map((v) => ({ what: `VDU \`${v.vduId}\``, file: v.imageFile })),
+        ...[...new Set(plan.vnfcs.flatMap((c) => c.volumes.filter((vol) => vol.imageName).map((vol) => vol.storageId)))].map((id) => ({ what: `storage \`${id}\``, file: flavourStorages.get(id)?.swImage?.artifactFile })),
+      ];
+      const seen = new Set<string | undefined>();
+      for (const { what, file } of images) {
+        // One file may be several VDUs' and storages' image: said once.
+        if (seen.has(file) && file !== undefined) continue;
+        seen.add(file);
+        const found = file === undefined ? { reason: "" } : componentPackageFileOnDisk(args, file);
+        if ("reason" in found) bag.error("VNF_IMAGE_MISSING", `${what}: image file ${file ?? "(none declared)"} ${found.reason || "is not in the package"}`, { path: "images" });
       }
     }
   }

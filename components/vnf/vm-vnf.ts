@@ -1,10 +1,11 @@
-import * as path from "node:path";
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
+import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
 import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
+import { componentPackageFileOnDisk } from "../package-file";
 import { validateHooks } from "./validate-hooks";
 
 /**
@@ -32,9 +33,11 @@ export interface VmVnfArgs {
   serverDependsOn?: Record<string, pulumi.Resource[]>;
   /** Security group ids per CP id; CPs not listed get the project's default group. */
   securityGroupIds?: Record<string, pulumi.Input<string>[]>;
-  /** `lookup` (default): Glance image by `sw_image_data.name`. `upload`: from the package artifact under `packageDir`. */
+  /** `lookup` (default): Glance image by `sw_image_data.name`. `upload`: the package's artifact (components/package-file.ts). */
   images?: "lookup" | "upload";
-  /** Package root directory; needed for `images: "upload"`. */
+  /** The package as read (a directory or a zip); for `images: "upload"`. */
+  packageSource?: PackageSource;
+  /** Package root directory, when no `packageSource` is given. */
   packageDir?: string;
   /** Nova flavor name per VDU id; default the VNFD's requested flavor, else a flavor sized from `virtual_compute` (needs admin). */
   flavorNames?: Record<string, string>;
@@ -142,7 +145,7 @@ export class VmVnf extends pulumi.ComponentResource {
         const sw = vduFlavour.vdus.map((v) => (v.kind === "compute" ? v.swImage : undefined)).find((s) => s?.name === imageName) ?? vduFlavour.storages.map((s) => s.swImage).find((s) => s?.name === imageName);
         id = new openstack.images.Image(`${name}-image-${slug(imageName)}`, {
           name: imageName, containerFormat: sw?.containerFormat ?? "bare", diskFormat: sw?.diskFormat ?? "qcow2",
-          localFilePath: path.join(args.packageDir!, file!), visibility: "private",
+          localFilePath: imageFileOnDisk(args, file!), visibility: "private",
           ...(sw?.minDiskGib !== undefined ? { minDiskGb: sw.minDiskGib } : {}), ...(sw?.minRamMib !== undefined ? { minRamMb: sw.minRamMib } : {}),
         }, child()).id;
       } else {
@@ -271,4 +274,11 @@ export class VmVnf extends pulumi.ComponentResource {
 
 export function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+/** An image artifact's file on disk; validateHooks has checked that there is one. */
+function imageFileOnDisk(args: VmVnfArgs, file: string): string {
+  const found = componentPackageFileOnDisk(args, file);
+  if ("reason" in found) throw new Error(`image file ${file} ${found.reason}`);
+  return found.path;
 }

@@ -12,13 +12,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runNfv } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { labResources, openstackCli, openstackPluginInstalled } from "./lab/openstack";
+import { labResources, openstackCli, openstackLabEnabled } from "./lab/openstack";
 
 const STACK = "it-change-ext-conn";
 const VNF = "cec";
 // Outside the subnet's DHCP pool (.10-.250): never taken by another port of the lab.
 const [OLD_IP, NEW_IP, NEWER_IP] = ["10.10.0.252", "10.10.0.253", "10.10.0.254"];
-const enabled = openstackPluginInstalled();
+const enabled = openstackLabEnabled();
 
 // The lab, the scratch directory and the stack: set by beforeAll.
 let lab!: LabStack;

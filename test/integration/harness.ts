@@ -2,14 +2,14 @@
  * What integration tests share: the offline toolchain's environment, a private file backend, and
  * the `local` stack opened through the Automation API with the real CLI.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
 import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
-import { parseYaml } from "../../translators/yaml/located-yaml";
+import { configSecrets as stackConfigSecrets, scanBeforeRemoving } from "./lab/canary-watch";
 
 export const ROOT = path.join(__dirname, "../..");
 
@@ -45,7 +45,14 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   const stackName = opts.stackName ?? "local-render";
   forgetLeftoverStackFile(stackName);
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: env, pulumiCommand });
-  return { stack, env, backendDir, dispose: () => rmSync(backendDir, { recursive: true, force: true }) };
+  return {
+    stack, env, backendDir,
+    dispose: () => {
+      // The backend's files (state, backups, history) are looked at for secrets before they go.
+      scanBeforeRemoving(backendDir, `file backend of ${stackName}`);
+      rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Another stack of a test, in the same backend as `local`. */
@@ -66,34 +73,24 @@ function forgetLeftoverStackFile(stackName: string): void {
  * Every secret of a stack's config file: the YAML paths of its `secure:` leaves, and the values
  * the CLI decrypts for them. Used to prove that no secret reaches the state in plain text.
  */
-export async function configSecrets(stack: Stack, stackFile: string): Promise<{ path: string; value: string }[]> {
-  const doc = parseYaml(readFileSync(stackFile, "utf8"), stackFile).documents[0];
-  const config = (doc.value as { config: Record<string, unknown> }).config;
-  const decrypted = await stack.getAllConfig();
-  const secrets: { path: string; value: string }[] = [];
-  const walk = (node: unknown, plain: unknown, at: string[]) => {
-    if (typeof node !== "object" || node === null) return;
-    if ("secure" in node) {
-      secrets.push({ path: at.join("."), value: String(plain) });
-      return;
-    }
-    for (const [k, v] of Object.entries(node)) walk(v, (plain as Record<string, unknown> | undefined)?.[k], [...at, k]);
-  };
-  for (const [key, node] of Object.entries(config)) {
-    const raw = decrypted[key]?.value;
-    const plain = raw === undefined ? undefined : tryJson(raw);
-    walk(node, plain, [key]);
-  }
-  return secrets;
+export const configSecrets = stackConfigSecrets;
+
+/**
+ * `pulumi config set --secret` with the value on stdin. The Automation API's setConfig puts the
+ * value on pulumi's command line, which every user of the machine can read in the process list;
+ * the canary scan refuses it for secrets (lab/canary-watch.ts).
+ */
+export function setSecretConfig(stack: Stack, key: string, value: string, usePath = true): Promise<void> {
+  const ws = stack.workspace as LocalWorkspace;
+  const args = ["config", "set", ...(usePath ? ["--path"] : []), "--secret", key, "--stack", stack.name, "--non-interactive"];
+  return new Promise((resolve, reject) => {
+    const child = execFile(ws.pulumiCommand.command, args, { cwd: ws.workDir, env: { ...process.env, ...ws.envVars } }, (err, _out, stderr) => (err ? reject(new Error(`pulumi config set --secret ${key}: ${stderr}`)) : resolve()));
+    child.stdin!.end(value);
+  });
 }
 
-function tryJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return s;
-  }
-}
+/** Canaries and the lab's secrets, for the tests: see lab/canary.ts and lab/canary-watch.ts. */
+export { newCanary as canary, registerPrivateKeyFile, registerSecret, scanLogsNow, watchLogDir } from "./lab/canary-watch";
 
 /** Runs `nfv` in-process with the stack's environment (the Automation API reads process.env). */
 export async function runNfv(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {

@@ -19,10 +19,10 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
-import { openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
-import { labResources, labUp, openstackCli, openstackPluginInstalled, type LabFacts } from "./lab/openstack";
+import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
+import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 
-const enabled = openstackPluginInstalled();
+const enabled = openstackLabEnabled();
 const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
 const CLUSTER = {
   kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1",
@@ -107,6 +107,11 @@ function hostFile(serverId: string, file: string): string {
   return readFileSync(path.join(labEnv.state_dir, "hosts", serverId, "root", file), "utf8");
 }
 
+const PROXY_PASSWORD_HTTP = canary("proxy-password-http");
+const PROXY_PASSWORD_HTTPS = canary("proxy-password-https");
+const PULL_PASSWORD = canary("registry-pull-password");
+const HTTP_PROXY = `http://user1:${PROXY_PASSWORD_HTTP}@host1:3128`;
+
 type Flavour = "simple" | "complex" | "podaffinity";
 const REQUEST_FILES: Record<Flavour, string> = { simple: "private_registry_kubernetes_param_file.json", complex: "complex_request.json", podaffinity: "podaffinity_request.json" };
 
@@ -114,7 +119,10 @@ function request(flavour: Flavour): string {
   const net = labResources(labEnv)["network.lab-net"];
   const file = REQUEST_FILES[flavour];
   // The seed's file has `#` comments (accepted with a warning): strip them to keep the test quiet.
-  const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", file), "utf8").replace(/\s#[^\n]*/g, "");
+  // The proxies' and the pull registry's passwords are canaries, looked for by this file's canary scan.
+  const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", file), "utf8").replace(/\s#[^\n]*/g, "")
+    .replaceAll("user1:password1@", `user1:${PROXY_PASSWORD_HTTP}@`).replaceAll("user2:password2@", `user2:${PROXY_PASSWORD_HTTPS}@`)
+    .replaceAll('"pull-s3cret"', JSON.stringify(PULL_PASSWORD));
   const r = JSON.parse(text) as { extVirtualLinks: { resourceId: string }[] };
   for (const l of r.extVirtualLinks) l.resourceId = net;
   const out = path.join(work, `${flavour}.json`);
@@ -318,8 +326,8 @@ describe.skipIf(!enabled)("K8sCluster flavour simple on the lab OpenStack: up, w
     expect(noProxy).toEqual(expect.arrayContaining([vip, "10.10.0.0/24", "192.168.0.0/16", "10.199.187.0/24", "192.168.246.10", "localhost", ".svc", ".cluster.local"]));
     // Byte for byte what components/host-files writes from the request's proxy (issue 19): apt.conf,
     // and the same drop-in for containerd and the kubelet (NO_PROXY as the node got it, checked above).
-    const httpProxy = "http://user1:password1@host1:3128" as ProxyUrl;
-    const httpsProxy = "https://user2:password2@host2:3129" as ProxyUrl;
+    const httpProxy = HTTP_PROXY as ProxyUrl;
+    const httpsProxy = `https://user2:${PROXY_PASSWORD_HTTPS}@host2:3129` as ProxyUrl;
     expect(hostFile(worker, "etc/apt/apt.conf.d/95nfv-k8s-proxy")).toBe(aptProxyConf({ httpProxy, httpsProxy }));
     expect(proxy).toBe(proxyDropIn({ httpProxy, httpsProxy, noProxy: noProxy.join(",") }));
     expect(hostFile(worker, "etc/systemd/system/kubelet.service.d/nfv-proxy.conf")).toBe(proxy);
@@ -469,7 +477,7 @@ describe.skipIf(!enabled)("K8sCluster flavour complex on the lab OpenStack: 3 ma
     // with the admin kubeconfig and the request's proxy in its environment.
     for (const i of [0, 1, 2]) {
       const env = hostFile(c.server(`masterNode-${i}`).ID, "var/tacker/helm/install.env");
-      expect(env, `masterNode-${i}`).toBe("KUBECONFIG=/etc/kubernetes/admin.conf\nhttp_proxy=http://user1:password1@host1:3128\nno_proxy_set=yes\n");
+      expect(env, `masterNode-${i}`).toBe(`KUBECONFIG=/etc/kubernetes/admin.conf\nhttp_proxy=${HTTP_PROXY}\nno_proxy_set=yes\n`);
       expect(hostFile(c.server(`masterNode-${i}`).ID, "usr/local/bin/helm")).toContain("fixture install_helm.sh");
     }
     expect(existsSync(path.join(labEnv.state_dir, "hosts", w, "root/usr/local/bin/helm"))).toBe(false);

@@ -12,10 +12,10 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { labResources, openstackCli, openstackPluginInstalled } from "./lab/openstack";
+import { labResources, openstackCli, openstackLabEnabled } from "./lab/openstack";
 
 const STACK = "it-legacy-vm";
-const enabled = openstackPluginInstalled();
+const enabled = openstackLabEnabled();
 
 let lab!: LabStack;
 

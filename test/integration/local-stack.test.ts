@@ -12,12 +12,16 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
-import { configSecrets, openLocalStack, openTestStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { configSecrets, openLocalStack, openTestStack, registerSecret, ROOT, runNfv, type LocalStack } from "./harness";
 
 let local: LocalStack;
 
+/** The canary inside the committed helm_info secret (its whole text is registered from the config by the canary scan). */
+const HELM_PASSWORD = "nfvcanary-render-helm-password-7t3x9q1w5e8r2y6u";
+
 beforeAll(async () => {
   local = await openLocalStack();
+  registerSecret("helm_info masternode_password", HELM_PASSWORD);
 }, 120_000);
 
 afterAll(async () => {
@@ -49,14 +53,14 @@ describe("local-render stack, real engine", () => {
     const md = readFileSync(out, "utf8");
     expect(md).toMatch(/^### Pulumi preview: `local-render`\n/);
     expect(md).toContain("| `+` create | `local-k8s` | `nfv:vim:KubernetesVim` |");
-    expect(md).not.toContain("lab-render-token");
+    expect(md).not.toContain("nfvcanary-render-");
   }, 600_000);
 
   it("deploys, and the outputs carry the Tacker VIM record", async () => {
     const up = await local.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     const record = up.outputs.vims.value["local-k8s"];
-    expect(record).toMatchObject({ type: "kubernetes", vim_project: { name: "nfv-local" }, auth_cred: { bearer_token: "***" } });
+    expect(record).toMatchObject({ type: "kubernetes", vim_project: { name: "nfv-local" }, auth_cred: { bearer_token: "***" }, extra: { helm_info: "***" } });
   }, 600_000);
 
   it("renders the sample CNF's manifests, labelled and valid against the Kubernetes schema", async () => {

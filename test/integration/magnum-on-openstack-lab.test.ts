@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { outputIsSecretInState, storedState } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { openstackCli, openstackPluginInstalled } from "./lab/openstack";
+import { openstackCli, openstackLabEnabled } from "./lab/openstack";
 
 const STACK = "it-magnum";
 /**
@@ -25,7 +25,7 @@ const STACK = "it-magnum";
  */
 const NAME = `mk-${randomBytes(3).toString("hex")}`;
 const VIM = `kubernetes_vim_${NAME}`;
-const enabled = openstackPluginInstalled();
+const enabled = openstackLabEnabled();
 
 let lab!: LabStack;
 

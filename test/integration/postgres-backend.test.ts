@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, type LocalStack } from "./harness";
+import { openLocalStack, registerSecret, ROOT, scanLogsNow, watchLogDir, type LocalStack } from "./harness";
 
 const labState = mkdtempSync(path.join(tmpdir(), "nfv-it-pg-"));
 // The server runs as the postgres user, which must be able to reach its data directory.
@@ -34,6 +34,10 @@ beforeAll(async () => {
   const facts = execFileSync(path.join(ROOT, "lab/postgres/up"), { env: labEnv, encoding: "utf8" });
   const urlFile = /^backend_url_file=(.*)$/m.exec(facts)![1];
   backendUrl = readFileSync(urlFile, "utf8").trim();
+  // The role's password (in the backend URL, which reaches pulumi in its environment only) and the
+  // server's log: looked for and looked at by this file's canary scan.
+  registerSecret("PostgreSQL backend password", decodeURIComponent(new URL(backendUrl).password));
+  watchLogDir(labState);
   local = await openLocalStack({ backendUrl });
 }, 300_000);
 
@@ -41,6 +45,8 @@ afterAll(async () => {
   await local?.stack.destroy({ color: "never" }).catch(() => undefined);
   local?.dispose();
   execFileSync(path.join(ROOT, "lab/postgres/down"), { env: labEnv });
+  // Its directory (and the server's log in it) goes next: the canary scan reads the log first.
+  scanLogsNow();
   rmSync(labState, { recursive: true, force: true });
 }, 600_000);
 

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { canary, openLocalStack, registerPrivateKeyFile, ROOT, runNfv, scanLogsNow, setSecretConfig, watchLogDir, type LocalStack } from "./harness";
 import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const HOST = "itreg";
@@ -60,6 +60,11 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     await set("host.host_key_file", `${path.dirname(facts.private_key_file)}/ssh_host_ed25519_key.pub`);
     await set("mode", "native");
     await set("installation_param.port_no", "5000");
+    // Secrets for the canary scan: the host's key, and a Tacker ssh_password (a secret of the
+    // connection beside the key; the host's sshd refuses passwords, so the key logs in).
+    registerPrivateKeyFile("lab host SSH private key", facts.private_key_file);
+    await setSecretConfig(local.stack, "pulumi-nfv:vnfs.registry.installation_param.ssh_password", canary("registry-ssh-password"));
+    watchLogDir(path.dirname(facts.private_key_file));
   }, 120_000);
 
   afterAll(async () => {
@@ -67,6 +72,7 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     await local?.stack.workspace.removeStack(STACK).catch(() => undefined);
     rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
     local?.dispose();
+    scanLogsNow();
     execFileSync(HOSTS, ["down", HOST], { stdio: "inherit" });
     if (work) rmSync(work, { recursive: true, force: true });
   }, 600_000);
@@ -124,6 +130,8 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     await local.stack.destroy({ color: "never" });
     expect((await local.stack.exportStack()).deployment.resources ?? []).toEqual([]);
     expect(registryPids()).toEqual([]);
+    // The host's sshd.log goes with it: the canary scan reads it first.
+    scanLogsNow();
     execFileSync(HOSTS, ["down", HOST], { stdio: "pipe" });
     expect(execFileSync("ip", ["netns", "list"], { encoding: "utf8" })).not.toContain(`nfv-${HOST}`);
     expect(existsSync(path.dirname(facts.private_key_file))).toBe(false);

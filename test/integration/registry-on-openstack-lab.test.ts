@@ -13,13 +13,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runNfv } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { labResources, openstackCli, openstackPluginInstalled } from "./lab/openstack";
+import { labResources, openstackCli, openstackLabEnabled } from "./lab/openstack";
 import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const STACK = "it-registry-vm";
 const VNF = "reg";
 const VNFC = "PrivateRegistryVDU-0";
-const enabled = openstackPluginInstalled();
+const enabled = openstackLabEnabled();
 
 // The lab, the scratch directory and the stack: set by beforeAll.
 let lab!: LabStack;

@@ -13,6 +13,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readVimConfigFile, type KubernetesVimSpec } from "../../../translators/tacker/vim-config";
+import { registerSecret, scanLogsNow } from "../lab/canary-watch";
 
 const ROOT = path.join(__dirname, "../../..");
 const LAB = path.join(ROOT, "lab/k8s");
@@ -55,9 +56,13 @@ describe.skipIf(!enabled)("lab/k8s: a real Kubernetes API on 127.0.0.1", () => {
     expect(bag.errors()).toEqual([]);
     expect(s.type).toBe("kubernetes");
     spec = s as KubernetesVimSpec;
+    // Looked for by this file's canary scan: on no command line (curl reads it from stdin), in no log.
+    registerSecret("k8s lab bearer token", spec.bearerToken!);
   });
 
   afterAll(() => {
+    // down removes the lab's state and its logs (when no other file holds it): the canary scan reads them first.
+    scanLogsNow();
     if (vimConfig) run("down");
   });
 

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ROOT } from "../harness";
+import { registerSecret, ROOT, scanLogsNow } from "../harness";
 
 const LAB = path.join(ROOT, "lab/k8s");
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(path.join(LAB, "build.sh"), "utf8"))![1];
@@ -22,11 +22,16 @@ export const k8sLabBuilt = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S
  * vim-config.yaml it wrote. Files that share the lab hold it each under their own name.
  */
 export function k8sLabUp(holder: string): string {
-  return execFileSync(path.join(LAB, "up"), ["--holder", holder], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const vimConfig = execFileSync(path.join(LAB, "up"), ["--holder", holder], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  // The lab's bearer token, looked for by the canary scan of the file (lab/canary-watch.ts).
+  registerSecret("k8s lab bearer token", labToken(vimConfig));
+  return vimConfig;
 }
 
 /** Releases `holder`'s use of the lab; the lab stops when no other file (or person) holds it. */
 export function k8sLabDown(holder: string): void {
+  // The last holder's down removes the lab's state, its logs with it: the canary scan reads them first.
+  scanLogsNow();
   execFileSync(path.join(LAB, "down"), ["--holder", holder], { stdio: "inherit" });
 }
 

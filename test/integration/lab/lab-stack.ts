@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { openLocalStack, ROOT, type LocalStack } from "../harness";
+import { openLocalStack, registerPrivateKeyFile, ROOT, type LocalStack } from "../harness";
 import { labUp, type LabFacts } from "./openstack";
 
 export interface LabStack {
@@ -30,6 +30,7 @@ export async function openLabStack(name: string, opts: { magnum?: boolean } = {}
   const facts = labUp(opts);
   const key = path.join(work, "id_ed25519");
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key]);
+  registerPrivateKeyFile(`SSH private key of ${name}`, key);
   const local = await openLocalStack({ stackName: name });
   const stack = local.stack;
   const set = async (k: string, value: string) => {

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { ROOT, toolchainEnv } from "../harness";
+import { registerSecret, ROOT, toolchainEnv } from "../harness";
 
 export const LAB = path.join(ROOT, "lab/openstack");
 /** Written when a test file started the lab; read by the global teardown. */
@@ -16,8 +16,13 @@ export const STARTED_MARKER = path.join(ROOT, ".test-results/openstack-lab-start
 /** What `lab/openstack/up` prints: vim_config, clouds_yaml, state_dir, … */
 export type LabFacts = Record<string, string>;
 
-/** True when the lab's OpenStack provider plugin is installed (the tests need it). */
-export function openstackPluginInstalled(): boolean {
+/**
+ * True when the lab OpenStack may be used: its provider plugin is installed (the tests need it),
+ * and NFV_NO_OPENSTACK_LAB is not 1 (set it on a machine whose lab OpenStack is someone else's:
+ * the files and parts that need it are then skipped, saying so).
+ */
+export function openstackLabEnabled(): boolean {
+  if (process.env.NFV_NO_OPENSTACK_LAB === "1") return false;
   try {
     return /^openstack\s+resource\s+3\.15\.2/m.test(execFileSync("pulumi", ["plugin", "ls"], { env: toolchainEnv(), encoding: "utf8" }));
   } catch {
@@ -50,7 +55,11 @@ export function labUp(opts: { magnum?: boolean } = {}): LabFacts {
     console.error(`lab/openstack/up failed (${(e as Error).message.split("\n")[0]}); trying once more`);
     out = up();
   }
-  return Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  const facts: LabFacts = Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  // The VIM user's password, looked for by the canary scan of the file (lab/canary-watch.ts).
+  const password = facts.vim_config ? /^password: *'?([^'\n]+)'?$/m.exec(readFileSync(facts.vim_config, "utf8"))?.[1] : undefined;
+  if (password && password.length >= 12) registerSecret("lab OpenStack VIM password", password);
+  return facts;
 }
 
 /** Brings the lab down if a test file of this run started it. */

@@ -5,16 +5,25 @@
  * unchanged; stderr and the exit status pass either way. Not proven: the provider itself.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { stdoutOnSuccess } from "../../../components/k8s-cluster/stdin";
 
 const TOKEN = "token=abcdef.0123456789abcdef";
+const dirs: string[] = [];
+const scratch = () => {
+  const d = mkdtempSync(path.join(tmpdir(), "creds-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function step(body: string) {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "creds-")), "step.sh");
+  const file = path.join(scratch(), "step.sh");
   writeFileSync(file, body);
   return spawnSync("sh", ["-c", stdoutOnSuccess(`/bin/bash ${file}`)], { encoding: "utf8", input: "ROLE=worker\n" });
 }
@@ -34,7 +43,7 @@ describe("stdoutOnSuccess", () => {
   });
 
   it("the unwrapped line, for contrast, does leak the token on failure (what the provider then shows)", () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "creds-")), "step.sh");
+    const file = path.join(scratch(), "step.sh");
     writeFileSync(file, `echo "${TOKEN}"; exit 1\n`);
     expect(spawnSync("sh", ["-c", `/bin/bash ${file}`], { encoding: "utf8" }).stdout).toContain(TOKEN);
   });

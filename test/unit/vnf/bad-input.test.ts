@@ -101,7 +101,7 @@ describe("bad input: one clear error each, nothing registered", () => {
   it("both vnf and host", () => oneError(() => new reg.PrivateRegistry("reg", { vnf: { flavours: regPkg.flavours, provider, packageDir: REG_DIR, request: request("private_registry_param_file.json") }, host: { host: "h", user: "u", password: "p" } }),
     "REGISTRY_TARGET", /exactly one of `vnf`/));
   it("image upload without the image file in the package", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json"), images: "upload", packageDir: path.join(PACKAGES, "helloworld3") }),
-    "VNF_IMAGE_MISSING", /VDU `VDU1`: image file Files\/images\/cirros-0.5.2-x86_64-disk.img is not in the package/));
+    "VNF_IMAGE_MISSING", /VDU `VDU1`: image file Files\/images\/cirros-0.5.2-x86_64-disk.img is not a file of the package/));
   it("hooks without SSH", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json"), hooks: [{ operation: "instantiate_end", script: __filename }] }),
     "VNF_HOOK_NO_SSH", /no `ssh` access/));
   it("a name that makes an OpenStack name longer than 255 characters (Nova refuses it only once earlier resources exist)", () => oneError(() => new vnf.VmVnf("n".repeat(250), { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json") }),
