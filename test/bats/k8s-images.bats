@@ -4,8 +4,8 @@
 # pushed with a password on stdin to a throwaway Docker registry (Debian's docker-registry, htpasswd)
 # on loopback, where kubeadm's `--image-repository` names resolve; then in a lab node
 # (lab/nodes/node) containerd pulls each from a registry on the nodes' bridge (10.253.0.1) and runs
-# it; and kubeadm init with `imageRepository` on that registry brings up a control plane whose
-# kube-system pods (CoreDNS on podnet) all run.
+# it. A cluster made of them (kubeadm init and join with `imageRepository` on the registry VNF, podnet)
+# is test/integration/k8s-real-cluster-on-openstack-lab.test.ts.
 # Needs root, the hybrid cgroup layout, lab/k8s/build.sh's binaries and the ones k8s-images builds
 # (etcd and CoreDNS at kubeadm's tags); skips with the reason otherwise. Builds the images when they
 # are not cached (seconds; the Debian root of kube-proxy and podnet once, about 30 s). Measures on fd 3.
@@ -17,18 +17,15 @@ NODES="$LAB/nodes"
 NODE="$NODES/node"
 NAME="img-bats-$PPID"
 STATE="${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}/nodes"
-POD_SUBNET=10.244.0.0/16
 
 skip_reason() {
-  local cache="${NFV_CACHE:-$HOME/.cache/pulumi-nfv}/k8s" v e b list et ct
+  local cache="${NFV_CACHE:-$HOME/.cache/pulumi-nfv}/k8s" v b list et ct
   [[ $EUID -eq 0 ]] || { echo "needs root (the images' file owners and capabilities, a node)"; return; }
   [[ -d /sys/fs/cgroup/unified ]] || { echo "lab/nodes supports the hybrid cgroup layout (v1 + /sys/fs/cgroup/unified) only"; return; }
   v="$(sed -n 's/^K8S_VERSION=\([^ ]*\).*/\1/p' "$LAB/k8s/build.sh")"
-  e="$(sed -n 's/^ETCD_VERSION=\([^ ]*\).*/\1/p' "$LAB/k8s/build.sh")"
   for b in kubeadm kube-apiserver kube-controller-manager kube-scheduler kube-proxy kubectl kubelet; do
     [[ -x "$cache/$b-$v/bin/$b" ]] || { echo "no $cache/$b-$v/bin/$b: run lab/k8s/build.sh kubernetes"; return; }
   done
-  [[ -x "$cache/etcdctl-$e/bin/etcdctl" ]] || { echo "no $cache/etcdctl-$e/bin/etcdctl (node image): run lab/k8s/build.sh etcdctl"; return; }
   list="$("$cache/kubeadm-$v/bin/kubeadm" config images list --kubernetes-version "$v")"
   et="$(sed -n 's|.*/etcd:\(.*\)-[0-9]*$|v\1|p' <<<"$list")"
   ct="$(sed -n 's|.*/coredns:\(.*\)$|\1|p' <<<"$list")"
@@ -180,7 +177,6 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   port="$(free_port)"
   start_registry "$BATS_FILE_TMPDIR/reg2" 10.253.0.1 "$port"
   "$NODES/push-images" "10.253.0.1:$port" --insecure >"$BATS_FILE_TMPDIR/pushed2"
-  echo "10.253.0.1:$port" >"$BATS_FILE_TMPDIR/repo2"
   t0=$(date +%s.%N)
   while read -r ref dest; do
     in_node ctr -n k8s.io images pull --plain-http "$dest" >/dev/null
@@ -244,81 +240,6 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   for ((i = 0; i < 50; i++)); do in_node ctr -n k8s.io tasks rm t-etcd >/dev/null 2>&1 && break; sleep 0.1; done
   in_node ctr -n k8s.io containers rm t-etcd
   [ "$output" = OK ]
-}
-
-# kctl ARGS: kubectl in the node with the admin kubeconfig.
-kctl() { in_node kubectl --kubeconfig /etc/kubernetes/admin.conf "$@"; }
-
-@test "kubeadm init with imageRepository on the registry, podnet applied: every kube-system pod Running, a pod resolves Services" {
-  local repo t0 i ready="" podnet d
-  repo="$(cat "$BATS_FILE_TMPDIR/repo2")"
-  # What the node needs beyond the image (configure-registries.sh's job on a real host): containerd
-  # resolving the plain-HTTP registry and its sandbox image there; kubelet's pods a resolver other
-  # than the node's 127.0.0.1 (CoreDNS' loop plugin stops on one); IP forwarding.
-  in_node bash -c "set -e
-    sed -i 's|sandbox_image = .*|sandbox_image = \"$repo/pause:3.10.1\"|' /etc/containerd/config.toml
-    printf '  [plugins.\"io.containerd.grpc.v1.cri\".registry]\n    config_path = \"/etc/containerd/certs.d\"\n' >>/etc/containerd/config.toml
-    mkdir -p /etc/containerd/certs.d/$repo
-    printf 'server = \"http://$repo\"\n[host.\"http://$repo\"]\n  capabilities = [\"pull\", \"resolve\"]\n' >/etc/containerd/certs.d/$repo/hosts.toml
-    systemctl restart containerd
-    echo 1 >/proc/sys/net/ipv4/ip_forward
-    echo 'nameserver 10.253.0.1' >/etc/kubernetes/resolv-upstream.conf
-    cat >/etc/kubernetes/kubeadm.yaml <<EOF
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: InitConfiguration
-localAPIEndpoint: {advertiseAddress: $(cat "$STATE/$NAME/ip")}
-nodeRegistration: {criSocket: unix:///run/containerd/containerd.sock, taints: []}
----
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: ClusterConfiguration
-kubernetesVersion: $K8S_VERSION
-imageRepository: $repo
-networking: {podSubnet: $POD_SUBNET}
----
-apiVersion: kubelet.config.k8s.io/v1beta1
-kind: KubeletConfiguration
-cgroupDriver: systemd
-failSwapOn: false
-failCgroupV1: false
-resolvConf: /etc/kubernetes/resolv-upstream.conf
----
-apiVersion: kubeproxy.config.k8s.io/v1alpha1
-kind: KubeProxyConfiguration
-conntrack: {maxPerCore: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
-EOF"
-  t0=$(date +%s.%N)
-  # The errors a namespaced node cannot pass (swap is the machine's, no kernel config): ignored.
-  run in_node kubeadm init --config /etc/kubernetes/kubeadm.yaml --ignore-preflight-errors=all
-  [ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
-  echo "# kubeadm init: $(elapsed "$t0") s; its warnings: $(grep -o 'WARNING [A-Za-z-]*' <<<"$output" | sort -u | tr '\n' ' ')" >&3
-  podnet="$(awk '/\/podnet:/ {print $2}' "$BATS_FILE_TMPDIR/pushed2")"
-  sed -e "s|@PODNET_IMAGE@|$podnet|" -e "s|@POD_SUBNET@|$POD_SUBNET|" "$NODES/podnet/podnet.yaml" | kctl apply -f - >/dev/null
-  for ((i = 0; i < 180; i++)); do
-    ready="$(kctl -n kube-system get pods --no-headers 2>/dev/null | awk '{split($2, r, "/"); if (r[1] == r[2] && $3 == "Running") n++} END {print n + 0 "/" NR}')"
-    [[ "$ready" == 8/8 ]] && break
-    sleep 1
-  done
-  echo "# kube-system pods ready: $ready $(elapsed "$t0") s after kubeadm init started" >&3
-  [ "$ready" = 8/8 ] || {
-    kctl get nodes -o wide
-    kctl get pods -A -o wide
-    kctl -n kube-system describe pods -l k8s-app=kube-dns | sed -n '/^Events:/,$p'
-    kctl -n kube-system logs ds/podnet --tail=20
-    false
-  }
-  # Every container's image came from the registry, under kubeadm's imageRepository.
-  run kctl get pods -n kube-system -o jsonpath='{range .items[*]}{.spec.containers[0].image}{"\n"}{end}'
-  [ "${#lines[@]}" -eq 8 ]
-  for i in "${lines[@]}"; do [[ "$i" == "$repo/"* ]] || { echo "$i is not from $repo"; false; }; done
-  [[ "$(in_node cat /etc/cni/net.d/10-podnet.conflist)" == *'"subnet": "10.244.0.0/24"'* ]]
-  kctl run dns-test --image="$podnet" --restart=Never --command -- getent hosts kubernetes.default.svc.cluster.local >/dev/null
-  for ((i = 0; i < 60; i++)); do
-    [[ "$(kctl get pod dns-test -o jsonpath='{.status.phase}')" == Succeeded ]] && break
-    sleep 1
-  done
-  [[ "$(kctl logs dns-test)" == "10.96.0.1"*"kubernetes.default.svc.cluster.local" ]]
-  d="$(grep '/memory/' "$STATE/$NAME/cgroups")"
-  echo "# control-plane node memory: rss $(($(awk '$1 == "total_rss" {print $2}' "$d/memory.stat") / 1048576)) MiB, page cache $(($(awk '$1 == "total_cache" {print $2}' "$d/memory.stat") / 1048576)) MiB" >&3
 }
 
 @test "node down leaves no state" {
