@@ -111,13 +111,14 @@ in_node() { "$NODE" exec "$NAME" "$@"; }
 archive() { awk -v r="$1" '$1 == r {print $2}' "$BATS_FILE_TMPDIR/images"; }
 podnet_ref() { awk '$1 ~ /\/podnet:/ {print $1}' "$BATS_FILE_TMPDIR/images"; }
 
-@test "k8s-images: one OCI archive per image kubeadm pulls, named as kubeadm names them, and podnet" {
+@test "k8s-images: one OCI archive per image kubeadm pulls, named as kubeadm names them, podnet and nginx" {
   local t0
   run "$KUBEADM" config images list --kubernetes-version "$K8S_VERSION"
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 7 ]
-  diff <(printf '%s\n' "${lines[@]}") <(awk '$1 !~ /\/podnet:/ {print $1}' "$BATS_FILE_TMPDIR/images")
+  diff <(printf '%s\n' "${lines[@]}") <(awk '$1 !~ /\/(podnet|nginx):/ {print $1}' "$BATS_FILE_TMPDIR/images")
   [[ "$(podnet_ref)" == localhost/nfv-lab/podnet:v* ]]
+  grep -q '^localhost/nfv-lab/nginx:v1-' "$BATS_FILE_TMPDIR/images"
   while read -r ref path; do
     [ -s "$path" ]
     echo "# $ref: $(du -h "$path" | cut -f1)" >&3
@@ -154,7 +155,7 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   echo "# push-images: $(elapsed "$t0") s to 127.0.0.1:$REG_PORT" >&3
   printf '%s\n' "${lines[@]}" | grep -v '\[lab/nodes\]' >"$BATS_FILE_TMPDIR/pushed"
-  [ "$(wc -l <"$BATS_FILE_TMPDIR/pushed")" -eq 8 ]
+  [ "$(wc -l <"$BATS_FILE_TMPDIR/pushed")" -eq 9 ]
   # kubeadm with imageRepository 127.0.0.1:PORT (coredns without its coredns/ level) pulls these.
   run "$KUBEADM" config images list --kubernetes-version "$K8S_VERSION" --image-repository "127.0.0.1:$REG_PORT"
   [ "$status" -eq 0 ]
@@ -181,7 +182,7 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   while read -r ref dest; do
     in_node ctr -n k8s.io images pull --plain-http "$dest" >/dev/null
   done <"$BATS_FILE_TMPDIR/pushed2"
-  echo "# node pulled 8 images from 10.253.0.1:$port in $(elapsed "$t0") s" >&3
+  echo "# node pulled 9 images from 10.253.0.1:$port in $(elapsed "$t0") s" >&3
   t0=$(date +%s.%N)
   r() { local img="$1"; shift; in_node ctr -n k8s.io run --rm "$(awk -v s="/$img:" 'index($2, s) {print $2}' "$BATS_FILE_TMPDIR/pushed2")" "t-$img-$RANDOM" "$@" 2>&1; }
   for out in kube-apiserver kube-controller-manager kube-scheduler kube-proxy; do
@@ -193,7 +194,8 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   [[ "$(r pause /pause -v)" == "pause.c v3.10.1"* ]]
   [[ "$(r podnet podnet --help)" == "podnet: the lab's pod network daemon"* ]]
   [[ "$(r podnet kubectl version --client)" == *"Client Version: $K8S_VERSION"* ]]
-  echo "# 10 ctr run --rm in $(elapsed "$t0") s" >&3
+  [[ "$(r nginx nginx -v)" == "nginx version: nginx/1."* ]]
+  echo "# 11 ctr run --rm in $(elapsed "$t0") s" >&3
 }
 
 @test "coredns runs as 65532 and binds port 53 (cap_net_bind_service on /coredns, as upstream)" {

@@ -7,18 +7,22 @@
  * kubeadm init and join, real HAProxy and keepalived on the master, real etcd. Every image comes
  * from the PrivateRegistry VNF of the same stack: the lab builds the control-plane images, the
  * pause image and the pod network from source (lab/nodes/k8s-images) and pushes them to it, as an
- * operator of an air-gapped site does, then the cluster is added to the stack.
+ * operator of an air-gapped site does, then the cluster is added to the stack. Then a CNF of
+ * test_cnf through the cluster's VIM (real nginx containers from the registry VNF, its NodePort
+ * Service answering another VM host, scale, pod heal, removal), and `nfv scale` out and in of the
+ * worker aspect, with a workload on the new worker rescheduled by the drain.
  *
  * No recording stand-in is on any VM host's PATH (checked). What is still not real: each VM is a
  * set of namespaces sharing this machine's kernel (lab/README.md).
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, type LocalStack } from "./harness";
+import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 
 const enabled = openstackLabEnabled();
@@ -36,6 +40,7 @@ let local: LocalStack | undefined;
 let stack: Stack;
 let registry = "";
 let podnetImage = "";
+let nginxImage = "";
 const timings: Record<string, number> = {};
 const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args, "oslab-admin");
 
@@ -143,7 +148,9 @@ beforeAll(async () => {
   registry = `${Object.values(reg.Networks)[0][0]}:5000`;
   const pushed = await timed("images pushed", () => execFileSync(path.join(NODES, "push-images"), [registry, "--insecure"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
   podnetImage = pushed.split("\n").map((l) => l.split(" ")[1]).find((ref) => ref?.startsWith(`${registry}/podnet:`)) ?? "";
+  nginxImage = pushed.split("\n").map((l) => l.split(" ")[1]).find((ref) => ref?.startsWith(`${registry}/nginx:`)) ?? "";
   expect(podnetImage, pushed).not.toBe("");
+  expect(nginxImage, pushed).not.toBe("");
 
   const v = `vnfs.${VNF}`;
   const versions = imageVersions();
@@ -239,6 +246,161 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
       expect(refs.length, s.Name).toBeGreaterThan(0);
       expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
     }
+  });
+});
+
+/**
+ * test_cnf as the site ships it: its manifests' `image: nginx` from the registry VNF (the lab's
+ * nginx image), TOSCA.meta's hashes of the changed files made again.
+ */
+function cnfPackage(): string {
+  const dir = path.join(work, "cnf-package");
+  cpSync(path.join(ROOT, "../shared/vnf-packages/test_cnf"), dir, { recursive: true });
+  const metaFile = path.join(dir, "TOSCA-Metadata/TOSCA.meta");
+  let meta = readFileSync(metaFile, "utf8");
+  for (const f of ["pod.yaml", "replicaset_service_secret.yaml"]) {
+    const file = path.join(dir, "Files/kubernetes", f);
+    const text = readFileSync(file, "utf8").replace(/image: nginx$/gm, `image: ${nginxImage}`);
+    writeFileSync(file, text);
+    const hash = createHash("sha256").update(text).digest("hex");
+    meta = meta.replace(new RegExp(`(Name: Files/kubernetes/${f.replace(".", "\\.")}\n(?:.+\n)*?Hash: )[0-9a-f]{64}`), `$1${hash}`);
+  }
+  writeFileSync(metaFile, meta);
+  return dir;
+}
+
+function cnfRequest(): string {
+  const r = JSON.parse(readFileSync(path.join(ROOT, "lab/requests/test-cnf-simple.json"), "utf8")) as { additionalParams: Record<string, unknown> };
+  r.additionalParams["lcm-kubernetes-def-files"] = ["Files/kubernetes/pod.yaml", "Files/kubernetes/replicaset_service_secret.yaml"];
+  const out = path.join(work, "cnf.json");
+  writeFileSync(out, JSON.stringify(r, null, 2));
+  return out;
+}
+
+interface PodInfo { name: string; node: string; phase: string; images: string[] }
+function pods(selector: string[]): PodInfo[] {
+  const items = (JSON.parse(kubectl("get", "pods", ...selector, "-o", "json")) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string; containers: { image: string }[] }; status: { phase: string } }[] }).items;
+  return items.filter((p) => !p.metadata.deletionTimestamp).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase, images: p.spec.containers.map((c) => c.image) }));
+}
+const vdu2Pods = () => pods(["-l", "app=webserver"]);
+
+/** An HTTP GET from another VM host's network namespace (the registry VNF's host). */
+function getFrom(host: Server, url: string): string {
+  const code = "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode(), end='')";
+  return execFileSync("ip", ["netns", "exec", `vmh-${host.ID.slice(0, 8)}`, "python3", "-c", code, url], { encoding: "utf8" });
+}
+
+async function nfv(...args: string[]): Promise<string> {
+  const r = await runNfv(local!.env, [args[0], "--stack", "it-k8s-real", ...args.slice(1)]);
+  if (r.code !== 0) throw new Error(r.out);
+  return r.out;
+}
+
+describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real containers", () => {
+  let replicas = 0;
+  it("up: its pods Running on the workers from the registry's image; its NodePort Service answers from another VM host", async () => {
+    const c = "vnfs.cnf";
+    await set(`${c}.vim`, "kubernetes_vim");
+    await set(`${c}.package`, cnfPackage());
+    await set(`${c}.instantiate_request`, cnfRequest());
+    await timed("cnf up", () => stack.up({ color: "never" }));
+    replicas = Number(kubectl("get", "replicaset", "vdu2", "-o", "jsonpath={.spec.replicas}"));
+    expect(replicas).toBeGreaterThan(0);
+    const all = await until("vdu1 and vdu2 Running", 300, () => {
+      const p = [...pods(["--field-selector", "metadata.name=vdu1"]), ...vdu2Pods()];
+      return p.length === replicas + 1 && p.every((x) => x.phase === "Running") && p;
+    });
+    for (const p of all) {
+      expect(p.images.every((i) => i === nginxImage), p.name).toBe(true);
+      expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`], p.name).toContain(p.node);
+    }
+    const port = kubectl("get", "service", "curry-svc-vdu001-multiple", "-o", "jsonpath={.spec.ports[0].nodePort}");
+    const [reg] = servers(REGISTRY);
+    for (const w of servers(VNF).filter((s) => s.Name.includes("workerNode"))) {
+      const answer = await until(`the Service on ${w.Name}:${port}`, 120, () => getFrom(reg, `http://${Object.values(w.Networks)[0][0]}:${port}/`));
+      expect(answer).toMatch(/^nfv-lab nginx on vdu2-/);
+    }
+  });
+
+  it("nfv scale out of vdu2_aspect adds a replica, Running; nfv heal --vnfc replaces that pod", async () => {
+    const out = await timed("cnf scale out", () => nfv("scale", "--vnf", "cnf", "--aspect", "vdu2_aspect", "--steps", "1", "--type", "out"));
+    expect(out).toContain(`ReplicaSet vdu2: replicas ${replicas} → ${replicas + 1}`);
+    const before = await until(`${replicas + 1} vdu2 pods Running`, 300, () => {
+      const p = vdu2Pods();
+      return p.length === replicas + 1 && p.every((x) => x.phase === "Running") && p;
+    });
+    await timed("cnf heal", () => nfv("heal", "--vnf", "cnf", "--vnfc", before[0].name));
+    const after = await until("a replacement pod Running", 300, () => {
+      const p = vdu2Pods();
+      return p.length === replicas + 1 && !p.some((x) => x.name === before[0].name) && p.every((x) => x.phase === "Running") && p;
+    });
+    expect(after.map((p) => p.name)).toContain(before[1].name);
+  });
+
+  it("removed from the stack: its pods, ReplicaSet and Service are gone from the cluster", async () => {
+    await stack.removeConfig("pulumi-nfv:vnfs.cnf", true);
+    await timed("cnf removed", () => stack.up({ color: "never" }));
+    await until("no CNF pod left", 120, () => pods(["--field-selector", "metadata.name=vdu1"]).length === 0 && vdu2Pods().length === 0);
+    expect(kubectl("get", "replicaset,service", "-o", "name")).not.toMatch(/vdu2|curry-svc/);
+  });
+});
+
+/** The pods of the `sleeper` Deployment: name, node, phase. */
+function sleepers(): { name: string; node: string; phase: string }[] {
+  const pods = (JSON.parse(kubectl("get", "pods", "-l", "app=sleeper", "-o", "json")) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[] }).items;
+  return pods.filter((p) => !p.metadata.deletionTimestamp).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase }));
+}
+
+async function scale(type: "out" | "in"): Promise<void> {
+  const r = await timed(`scale ${type}`, () => runNfv(local!.env, ["scale", "--stack", "it-k8s-real", "--vnf", VNF, "--aspect", "worker_instance", "--steps", "1", "--type", type]));
+  if (r.code !== 0) throw new Error(r.out);
+}
+
+describe.skipIf(!enabled)("worker scale-out and scale-in of the real cluster, a workload rescheduled", () => {
+  const NEW = `${VNF}-workernode-2`;
+  it("scale out: workerNode-2's server, its node joins and is Ready; a workload scheduled there runs from the registry's image", async () => {
+    await scale("out");
+    expect(servers(VNF).map((s) => s.Name).sort()).toContain(`${VNF}-vnf-workerNode-2`);
+    await until(`${NEW} Ready`, 300, () => {
+      const n = JSON.parse(kubectl("get", "node", NEW, "-o", "json")) as { status: { conditions: { type: string; status: string }[] } };
+      return n.status.conditions.some((c) => c.type === "Ready" && c.status === "True");
+    });
+    // A Deployment that prefers the new node (the scheduler places it there), in podnet's image.
+    const manifest = {
+      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "sleeper", namespace: "default" },
+      spec: {
+        replicas: 1, selector: { matchLabels: { app: "sleeper" } },
+        template: {
+          metadata: { labels: { app: "sleeper" } },
+          spec: {
+            terminationGracePeriodSeconds: 1,
+            affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NEW] }] } }] } },
+            containers: [{ name: "sleeper", image: podnetImage, command: ["sleep", "infinity"] }],
+          },
+        },
+      },
+    };
+    writeFileSync(path.join(work, "sleeper.json"), JSON.stringify(manifest));
+    kubectl("apply", "-f", path.join(work, "sleeper.json"));
+    const [pod] = await until("the workload Running", 300, () => {
+      const p = sleepers();
+      return p.length === 1 && p[0].phase === "Running" && p;
+    });
+    expect(pod.node).toBe(NEW);
+  });
+
+  it("scale in: the new node drained (the workload rescheduled on another worker), the Node deleted, then its server", async () => {
+    const leaving = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-2`)!;
+    await scale("in");
+    expect(servers(VNF).map((s) => s.Name).sort()).toEqual([`${VNF}-vnf-masterNode-0`, `${VNF}-vnf-workerNode-0`, `${VNF}-vnf-workerNode-1`]);
+    const nodes = (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name).sort();
+    expect(nodes).toEqual([`${VNF}-masternode-0`, `${VNF}-workernode-0`, `${VNF}-workernode-1`]);
+    const [pod] = await until("the workload Running elsewhere", 300, () => {
+      const p = sleepers();
+      return p.length === 1 && p[0].phase === "Running" && p;
+    });
+    expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`]).toContain(pod.node);
+    await until("workerNode-2's VM host removed", 120, () => !readdirSync(path.join(labEnv.state_dir, "hosts")).includes(leaving.ID));
   });
 });
 
