@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
+import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
 const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
@@ -51,16 +52,7 @@ const nfvOk = async (p: Promise<{ code: number; out: string }>) => {
   const r = await p;
   if (r.code !== 0) throw new Error(r.out);
 };
-const timings: Record<string, number> = {};
-async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await f();
-  } finally {
-    timings[label] = Math.round((Date.now() - t0) / 100) / 10;
-    console.log(`timing ${label}: ${timings[label]} s`);
-  }
-}
+const { timings, timed } = timer();
 
 /** The stand-ins' call log of every host whose name starts with `prefix`, since `from` (epoch s), in time order. */
 function calls(prefix: string, from: number): Call[] {

@@ -24,6 +24,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
+import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
 const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
@@ -41,18 +42,8 @@ let stack: Stack;
 let registry = "";
 let podnetImage = "";
 let nginxImage = "";
-const timings: Record<string, number> = {};
+const { timings, timed } = timer();
 const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args, "oslab-admin");
-
-async function timed<T>(label: string, f: () => Promise<T> | T): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await f();
-  } finally {
-    timings[label] = Math.round((Date.now() - t0) / 100) / 10;
-    console.log(`timing ${label}: ${timings[label]} s`);
-  }
-}
 
 interface Server { ID: string; Name: string; Status: string; Networks: Record<string, string[]> }
 const servers = (prefix: string) => os<Server[]>("server", "list", "--all-projects", "--long").filter((s) => s.Name.startsWith(`${prefix}-`));
