@@ -112,6 +112,16 @@ describe("nfv preview, heal, scale: user errors", () => {
     expect(select).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ["is a directory", () => tmpdir(), "is a directory, not a file"],
+    ["does not exist", () => "/nonexistent-dir/change.json", "does not exist"],
+  ])("change-ext-conn --request that %s: one line naming --request and the file, exit 1, before the stack is opened", async (_, file, reason) => {
+    const select = vi.spyOn(LocalWorkspace, "selectStack");
+    const r = await run("change-ext-conn", "--stack", "local", "--request", file());
+    expect(r).toEqual({ code: 1, out: "", err: `nfv change-ext-conn: --request ${path.resolve(file())} ${reason}\n` });
+    expect(select).not.toHaveBeenCalled();
+  });
+
   it("a real bug is still an internal error (thrown to the top, exit 70 there)", async () => {
     vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(new TypeError("x is not a function"));
     await expect(run("preview", "--stack", "local")).rejects.toThrow("x is not a function");
