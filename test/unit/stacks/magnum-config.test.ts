@@ -75,6 +75,19 @@ describe("magnum_clusters in the stack config", () => {
       ["CONFIG_BAD_VALUE", "pulumi-nfv:magnum_clusters.c.vim_name", 15, "the cluster's Kubernetes VIM would be named 'core', which is already a VIM of this stack; set vim_name"],
     ]);
   });
+
+  it("a cluster on a VIM with an error gets only the VIM's own error, not 'not one of the stack's vims'; its other problems still count", async () => {
+    const vims = { core: { ...OS_VIM, auth_url: "not a url" }, edge: K8S_VIM };
+    const s = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", image: "fcos" } } }, ROOT, "unit");
+    expect(s.bag.errors().map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
+    const more = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", node_count: "two" }, other: { vim: "nowhere", image: "fcos" } } }, ROOT, "unit");
+    expect(more.bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([
+      ["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url", expect.any(String)],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.mk.node_count", "node_count must be a whole number"],
+      ["CONFIG_MISSING_FIELD", "pulumi-nfv:magnum_clusters.mk", expect.stringContaining("image is required")],
+      ["CONFIG_UNKNOWN_VIM", "pulumi-nfv:magnum_clusters.other.vim", "vim 'nowhere' is not one of the stack's vims (edge)"],
+    ]);
+  });
 });
 
 describe("magnum_clusters proxy settings", () => {
