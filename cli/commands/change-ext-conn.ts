@@ -8,7 +8,8 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs, UsageError } from "../args";
-import { EXIT_PROBLEMS, type Command } from "../io";
+import { unreadableFile } from "../../translators/user-file";
+import { EXIT_PROBLEMS, UserError, type Command } from "../io";
 import { planChangeExtConnOperation } from "../ops/change-ext-conn";
 import type { DeployedVnf } from "../ops/operations";
 import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
@@ -31,6 +32,9 @@ export const command: Command = {
     const requestFile = options.get("request");
     if (!stackName || !requestFile) throw new UsageError("--stack and --request are required");
     const requestPath = path.resolve(requestFile);
+    // Checked before the stack is opened; a directory would otherwise end as a bare EISDIR naming no file.
+    const problem = unreadableFile(requestPath);
+    if (problem) throw new UserError(`--request ${requestPath} ${problem}`);
     const root = projectDir(options.get("cwd") ?? process.cwd());
     const stack = await openStack(stackName, root);
     let op;

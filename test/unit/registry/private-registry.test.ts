@@ -8,6 +8,7 @@ import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isSecretValue, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
+import type { DiagnosticError } from "../../../translators/diagnostics";
 import type { VnfModel } from "../../../translators/tosca/model";
 import { graph, installVnfMocks, model, PACKAGES, request } from "../vnf/vnf-mocks";
 
@@ -200,5 +201,44 @@ describe("PrivateRegistry on an existing host", () => {
     expect(named("h2-host-heal_end").inputs).toMatchObject({ create: "sudo -n /bin/bash /var/tmp/nfv/install-registry.sh", triggers: [2] });
     expect(stdinOf("h2-host-heal_end")).toBe(stdinOf("h2-host-instantiate_end"));
     expect(graph(registered).filter((g) => g.startsWith("openstack:"))).toEqual([]);
+  });
+});
+
+describe("PrivateRegistry package versions (one `apt-get install name=version` argument each)", () => {
+  const HOST = { host: "198.51.100.7", user: "admin", privateKey: "KEY", hostKey: "ssh-ed25519 AAAA" };
+  const refusal = (f: () => unknown): DiagnosticError => {
+    try {
+      f();
+    } catch (e) {
+      return e as DiagnosticError;
+    }
+    throw new Error("expected the registry arguments to be refused");
+  };
+
+  for (const field of ["dockerPackageVersion", "registryPackageVersion"] as const) {
+    for (const bad of ["-oAPT::X=1", "1 -o x", "--option=DPkg::Pre-Invoke::=id", "1.0\n-o x", "", "v2.8"]) {
+      it(`${field} ${JSON.stringify(bad)}, which apt could read as an option or is no version, is refused naming the field, not the value; nothing registered`, async () => {
+        const err = refusal(() => new reg.PrivateRegistry("pv", { host: HOST, installationParam: { port_no: 5001 }, mode: "native", [field]: bad }));
+        expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([["REGISTRY_PACKAGE_VERSION", field, `${field} is not a Debian package version`]]);
+        if (bad !== "") expect(err.message).not.toContain(bad);
+        expect(err.message).not.toMatch(/-o|APT::|Pre-Invoke|v2\.8/);
+        await settle();
+        expect(registered).toEqual([]);
+      });
+    }
+  }
+
+  it("in vnf form too: refused before the VmVnf or any OpenStack resource is registered", async () => {
+    const err = refusal(() => new reg.PrivateRegistry("pvv", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR }, mode: "native", registryPackageVersion: "-oAPT::Update::Pre-Invoke::=id" }));
+    expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["REGISTRY_PACKAGE_VERSION", "registryPackageVersion"]]);
+    expect(err.message).not.toMatch(/Pre-Invoke/);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("Debian versions (epoch, revision, ~ and +) pass and reach the script on stdin as they are", async () => {
+    new reg.PrivateRegistry("pvok", { host: HOST, installationParam: { port_no: 5001 }, mode: "native", dockerPackageVersion: "5:24.0.7-1~debian.12~bookworm", registryPackageVersion: "2.8.2+ds1-1+b4" });
+    await settle();
+    expect(stdinOf("pvok-host-instantiate_end")).toContain("DOCKER_PACKAGE_VERSION=5:24.0.7-1~debian.12~bookworm\nREGISTRY_PACKAGE_VERSION=2.8.2+ds1-1+b4\n");
   });
 });

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { installMagnumMocks, MAGNUM_CA, MAGNUM_ENDPOINT } from "../helpers/magnum-mocks";
-import { settle, type Registered } from "../helpers/pulumi-mocks";
+import { isSecretValue, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 
 const ROOT = path.join(__dirname, "../../..");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
@@ -75,6 +75,19 @@ describe("magnum_clusters in the stack config", () => {
       ["CONFIG_BAD_VALUE", "pulumi-nfv:magnum_clusters.c.vim_name", 15, "the cluster's Kubernetes VIM would be named 'core', which is already a VIM of this stack; set vim_name"],
     ]);
   });
+
+  it("a cluster on a VIM with an error gets only the VIM's own error, not 'not one of the stack's vims'; its other problems still count", async () => {
+    const vims = { core: { ...OS_VIM, auth_url: "not a url" }, edge: K8S_VIM };
+    const s = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", image: "fcos" } } }, ROOT, "unit");
+    expect(s.bag.errors().map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
+    const more = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", node_count: "two" }, other: { vim: "nowhere", image: "fcos" } } }, ROOT, "unit");
+    expect(more.bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([
+      ["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url", expect.any(String)],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.mk.node_count", "node_count must be a whole number"],
+      ["CONFIG_MISSING_FIELD", "pulumi-nfv:magnum_clusters.mk", expect.stringContaining("image is required")],
+      ["CONFIG_UNKNOWN_VIM", "pulumi-nfv:magnum_clusters.other.vim", "vim 'nowhere' is not one of the stack's vims (edge)"],
+    ]);
+  });
 });
 
 describe("magnum_clusters proxy settings", () => {
@@ -120,5 +133,26 @@ describe("the program registers a Magnum cluster", () => {
     expect(out).toMatchObject({ vim: "core", vimName: "kubernetes_vim_mk", endpoint: MAGNUM_ENDPOINT, caCertificate: MAGNUM_CA, clusterId: "mk-id", nodeCount: 2 });
     expect(JSON.stringify(out)).not.toContain("PRIVATE KEY");
     expect(await pulumi.isSecret(outputs.kubeconfigs.kubernetes_vim_mk)).toBe(true);
+  });
+
+  it("proxies set as secrets in the stack config reach the ClusterTemplate as secrets, and no output carries them", async () => {
+    // `pulumi config set --secret --path magnum_clusters.mk.http_proxy …` makes the whole key secret.
+    const proxies = { http_proxy: "http://u:S3cretHttp@proxy:3128", https_proxy: "http://u:S3cretHttps@proxy:3128", no_proxy: "10.0.0.0/8,.svc.s3cret" };
+    pulumi.runtime.setAllConfig({
+      "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
+      "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", ...proxies } }),
+    }, ["pulumi-nfv:vims", "pulumi-nfv:magnum_clusters"]);
+    const outputs = await program.deployStack();
+    await settle();
+    const template = registered.find((r) => r.type === "openstack:containerinfra/clusterTemplate:ClusterTemplate")!;
+    expect(template.name).toBe("mk-template");
+    for (const [k, v] of [["httpProxy", proxies.http_proxy], ["httpsProxy", proxies.https_proxy], ["noProxy", proxies.no_proxy]]) {
+      expect(isSecretValue(template.inputs[k]), k).toBe(true);
+      expect(plain(template.inputs[k]), k).toBe(v);
+    }
+    const cluster = registered.find((r) => r.type === "openstack:containerinfra/cluster:Cluster")!;
+    expect(JSON.stringify(cluster.inputs)).not.toMatch(/S3cret/i);
+    const out = await valueOf(outputs.magnumClusters.mk);
+    expect(JSON.stringify(out)).not.toMatch(/S3cret/i);
   });
 });

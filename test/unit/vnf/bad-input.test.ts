@@ -118,4 +118,12 @@ describe("bad input: one clear error each, nothing registered", () => {
   });
   it("a hook script that is a directory (existsSync let it through, to fail later as EISDIR)", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" }, hooks: [{ operation: "instantiate_end", script: __dirname }] }),
     "VNF_HOOK_SCRIPT", /hook script .* is a directory, not a file/));
+  it("a file to copy (files[].source) that is a directory", () => oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level2.json"), ssh: { cpId: ["CP1", "CP3"], user: "u", privateKey: "k" }, files: [{ source: __dirname, remotePath: "/etc/hw.conf" }] }),
+    "VNF_FILE_MISSING", new RegExp(`files\\[0\\]\\.source: error VNF_FILE_MISSING: file ${__dirname} is a directory, not a file`)));
+  it("image upload where the package's image file is a directory", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pkg-dir-image-"));
+    mkdirSync(path.join(dir, "Files/images/cirros-0.5.2-x86_64-disk.img"), { recursive: true });
+    await oneError(() => new vnf.VmVnf("hw", { flavours: hw3.flavours, provider, request: request("helloworld3_level1.json"), images: "upload", packageDir: dir }),
+      "VNF_IMAGE_MISSING", /images: error VNF_IMAGE_MISSING: VDU `VDU1`: image file Files\/images\/cirros-0.5.2-x86_64-disk.img is not a file of the package/);
+  });
 });
