@@ -3,21 +3,28 @@
  * thousands of cases per property and one shell per batch: the key=value stdin protocol (stdinLines
  * into mgmt/k8s/lib.sh's read_params, run by bash), POSIX quoting of hook arguments (shq into sh),
  * apt pins (isDebianVersion/isDebianPackageName against the scripts' own check_pin, which must never
- * be stricter nor let a pin become an option), and containerd's hosts.toml (smol-toml). Proves the
+ * be stricter nor let a pin become an option), containerd's hosts.toml (smol-toml), and
+ * mgmt/registry/install-registry.sh's own reader (registryStdin into its read_params). Proves the
  * round trip, not what a particular program does with the value afterwards.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { hostsToml } from "../../../components/k8s-cluster/config/containerd";
 import { validServer } from "../../../components/k8s-cluster/params";
+import { registryStdin } from "../../../components/registry/params";
 import { stdinLines } from "../../../components/k8s-cluster/stdin";
 import { isDebianPackageName, isDebianVersion } from "../../../components/host-files";
 import { shq } from "../../../mgmt/hooks";
 
 const LIB = path.join(__dirname, "../../../mgmt/k8s/lib.sh");
+const INSTALL_REGISTRY = path.join(__dirname, "../../../mgmt/registry/install-registry.sh");
+/** Every key install-registry.sh's read_params accepts, in its order. */
+const REGISTRY_KEYS = ["MODE", "PORT", "REGISTRY_IMAGE", "IMAGE_TARBALL", "DOCKER_PACKAGE_VERSION", "REGISTRY_PACKAGE_VERSION", "APT_PROXY_CONF_B64", "PROXY_DROPIN_B64", "TLS_CERT_B64", "TLS_KEY_B64", "AUTH_USER", "AUTH_PASSWORD", "STORAGE_VOLUME_ID", "STORAGE_DIR"] as const;
 const BATCHES = 5;
 const PER_BATCH = 1000;
 
@@ -79,5 +86,32 @@ describe("fuzz: values reach the scripts as data", () => {
       expect(Object.keys(parsed.host)).toEqual([url]);
       expect(parsed.host[url].capabilities).toEqual(["pull", "resolve"]);
     }), { numRuns: 3000 });
+  });
+
+  it("install-registry.sh: every line registryStdin writes comes back byte for byte from the script's read_params, each key its own value; `$(...)`, backticks and `;` stay text", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-fuzz-registry-"));
+    const marker = path.join(dir, "evaluated");
+    try {
+      // Payloads that would create the marker if the reader evaluated anything.
+      const payload = fc.constantFrom(`$(touch ${marker})`, `\`touch ${marker}\``, `; touch ${marker}`, `x'; touch ${marker}; '`, `"; touch ${marker}; "`, `\${IFS}$(touch\${IFS}${marker})`, `a=b; touch ${marker}`, "$HOME", "${PATH}", "*", "-e");
+      const value = fc.oneof(text, payload, fc.tuple(text, payload, text).map((t) => t.join(""))).filter((s) => s !== "" && !/[\r\n\0]/.test(s) && !/[\uD800-\uDFFF]/.test(s));
+      const params = fc.array(fc.tuple(fc.constantFrom(...REGISTRY_KEYS), value), { minLength: 1, maxLength: REGISTRY_KEYS.length }).map((kv) => Object.fromEntries(kv) as Record<string, string>);
+      for (let b = 0; b < BATCHES; b++) {
+        const cases = fc.sample(params, PER_BATCH);
+        // One case per NUL-terminated record: every variable emptied, the case read, all 14 printed.
+        const out = bash(`source "$1"; keys=(${REGISTRY_KEYS.join(" ")}); while IFS= read -r -d '' c; do for k in "\${keys[@]}"; do printf -v "$k" '%s' ''; done; read_params <<<"$c"; for k in "\${keys[@]}"; do printf '%s\\0' "\${!k}"; done; done`, cases.map((c) => `${registryStdin(c)}\0`).join(""), [INSTALL_REGISTRY]);
+        expect(out.split("\0").slice(0, -1)).toEqual(cases.flatMap((c) => REGISTRY_KEYS.map((k) => c[k] ?? "")));
+      }
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("install-registry.sh's stdin: a value with a line break is refused before it is written, never a second line", () => {
+    const withBreak = fc.tuple(text, fc.constantFrom("\n", "\r", "\r\n"), fc.constantFrom(...REGISTRY_KEYS), text).map(([a, br, k, b]) => `${a}${br}${k}=${b}`);
+    fc.assert(fc.property(fc.constantFrom(...REGISTRY_KEYS), withBreak, (k, v) => {
+      expect(() => registryStdin({ [k]: v })).toThrow(`registry parameter ${k} contains a newline`);
+    }), { numRuns: 2000 });
   });
 });
