@@ -12,7 +12,8 @@ import { readPackageFile, type PackageSource } from "../../translators/tosca/pha
 import type { YamlPath } from "../../translators/yaml/located-yaml";
 import { parseYaml } from "../../translators/yaml/located-yaml";
 import { parseNoProxy, parseProxyUrl, type NoProxyToken, type Parsed, type ProxyUrl } from "../host-files";
-import { cidrsOverlap, parseCidr, parseIpv4, type Cidr } from "./cidr";
+import { cidrsOverlap, parseCidr, type Cidr } from "./cidr";
+import { validHostsLine } from "./config/hosts";
 
 export const K8S_PARAM_KEY = "k8s_cluster_installation_param";
 /** Tacker's defaults (v1 driver). */
@@ -390,7 +391,3 @@ export function validServer(s: string): boolean {
   return !!m && Number(m[2]) >= 1 && Number(m[2]) <= 65535 && !m[1].startsWith("-");
 }
 
-function validHostsLine(s: string): boolean {
-  const [ip, ...names] = s.trim().split(/\s+/);
-  return parseIpv4(ip) !== undefined && names.length > 0 && names.every((n) => /^[A-Za-z0-9.-]+$/.test(n));
-}

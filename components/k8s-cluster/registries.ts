@@ -6,6 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RegistryConnectionInfo } from "../registry/private-registry";
+import { validHostsLine } from "./config/hosts";
 import { DEFAULT_REGISTRY_CREDENTIAL, validServer, type RegistryConnection } from "./params";
 
 export function clusterRegistries(listed: RegistryConnection[], handed: pulumi.Input<RegistryConnectionInfo>[] = []): pulumi.Output<RegistryConnection[]> {
@@ -20,6 +21,7 @@ export function withHanded(listed: RegistryConnection[], infos: RegistryConnecti
     const at = `K8sCluster registries[${i}]`;
     if (info.connection_type !== "0" && info.connection_type !== "1") throw new Error(`${at}: connection_type must be "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(info.connection_type)}`);
     if (!validServer(info.server)) throw new Error(`${at}: server \`${info.server}\` is not host:port`);
+    if (info.hosts_string && !validHostsLine(info.hosts_string)) throw new Error(`${at}: hosts_string is not an /etc/hosts line (IP FQDN)`);
     if (out.some((r) => r.server === info.server)) throw new Error(`${at}: server \`${info.server}\` is already a registry of the cluster`);
     const r: RegistryConnection = {
       connectionType: info.connection_type, server: info.server,

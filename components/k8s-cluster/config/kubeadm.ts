@@ -12,6 +12,12 @@ import { APISERVER_PORT } from "./haproxy";
 
 export const CRI_SOCKET = "unix:///run/containerd/containerd.sock";
 
+/**
+ * Multi-line values double-quoted, never block scalars: yaml 2.9.1 writes `" \n"` as `|+` with a
+ * blank-only line, read back as `"\n"` (found by test/unit/host-files/config-values.test.ts).
+ */
+const YAML_OPTIONS = { blockQuote: false } as const;
+
 /** `v1beta4` from Kubernetes 1.31 (v1beta3 is deprecated there), `v1beta3` before. */
 export function kubeadmApiVersion(kubernetesVersion: string): string {
   const m = /^v?(\d+)\.(\d+)\.\d+$/.exec(kubernetesVersion);
@@ -72,7 +78,7 @@ export function kubeadmInitConfig(i: KubeadmInitInput): string {
   if (i.kubeProxyConntrackMaxPerCore !== undefined) {
     docs.push({ apiVersion: "kubeproxy.config.k8s.io/v1alpha1", kind: "KubeProxyConfiguration", conntrack: { maxPerCore: i.kubeProxyConntrackMaxPerCore } });
   }
-  return docs.map((d) => stringify(d)).join("---\n");
+  return docs.map((d) => stringify(d, YAML_OPTIONS)).join("---\n");
 }
 
 export interface KubeadmJoinInput {
@@ -100,5 +106,5 @@ export function kubeadmJoinConfig(j: KubeadmJoinInput): string {
   if (j.certificateKey !== undefined) {
     join.controlPlane = { localAPIEndpoint: { advertiseAddress: j.node.ip, bindPort: APISERVER_PORT }, certificateKey: j.certificateKey };
   }
-  return stringify(join);
+  return stringify(join, YAML_OPTIONS);
 }
