@@ -13,10 +13,12 @@ import { APISERVER_PORT } from "./haproxy";
 export const CRI_SOCKET = "unix:///run/containerd/containerd.sock";
 
 /**
- * Multi-line values double-quoted, never block scalars: yaml 2.9.1 writes `" \n"` as `|+` with a
- * blank-only line, read back as `"\n"` (found by test/unit/host-files/config-values.test.ts).
+ * Multi-line values double-quoted as JSON, never block scalars nor folded: yaml 2.9.1 writes `" \n"`
+ * as `|+` with a blank-only line, read back as `"\n"`, and folds a double-quoted line of one space
+ * into a `\ ` escape read back as a backslash (both found by
+ * test/unit/host-files/config-values.test.ts).
  */
-const YAML_OPTIONS = { blockQuote: false } as const;
+const YAML_OPTIONS = { blockQuote: false, doubleQuotedAsJSON: true } as const;
 
 /** `v1beta4` from Kubernetes 1.31 (v1beta3 is deprecated there), `v1beta3` before. */
 export function kubeadmApiVersion(kubernetesVersion: string): string {

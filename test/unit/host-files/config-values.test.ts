@@ -218,6 +218,13 @@ describe("the defects the fuzz found: a value that added a line or a directive, 
     expect(kubeadmInitConfig(i)).not.toContain("|");
   });
 
+  it("kubeadm: a line of one space inside a multi-line value was folded into a `\\ ` escape and read back as a backslash; now one JSON-quoted line", () => {
+    const endpoint = "\n\n\n---\n \n    server x 1.2.3.4:1\n";
+    const i = { kubernetesVersion: "1.26.0", clusterName: " ", controlPlaneEndpoint: endpoint, node: { name: "", ip: "" }, podCidr: "0.0.0.0/0", serviceCidr: "0.0.0.0/0", certSans: [] };
+    const [, cluster] = yamlDocs(kubeadmInitConfig(i)) as Record<string, unknown>[];
+    expect(cluster.controlPlaneEndpoint).toBe(endpoint);
+  });
+
   it("HAProxy: a backend name or IP with a line break added a server (or any directive); now refused naming the backend", () => {
     expect(() => haproxyConfig([{ name: "m0 10.0.0.1:6443\n    server evil", ip: "6.6.6.6" }])).toThrow("haproxyConfig: the name of backend 0 is not an RFC 1123 DNS subdomain");
     expect(() => haproxyConfig([{ name: "m0", ip: "10.0.0.1:1 backup\n    server evil 6.6.6.6" }])).toThrow("haproxyConfig: the IP of backend 0 is not an IP address");
