@@ -146,9 +146,28 @@ describe("vnfs in a stack config", () => {
     expect(registered).toEqual([]);
   });
 
-  it("a user-named path that is a directory (hook, instantiate_request, SSH keys, vim file:) is refused, located, naming the field; nothing registered", async () => {
+  /**
+   * A directory where the configuration needs a file: `configure(dir)` sets the stack config naming
+   * a fresh directory, and each field is refused (CONFIG_NOT_A_FILE at its config path, its label in
+   * the message), in that order; nothing registered.
+   */
+  async function refusesDirectory(configure: (dir: string) => void, fields: [configPath: string, label: string][]): Promise<void> {
     const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
-    setConfig(
+    try {
+      configure(dir);
+      const err = await failure();
+      expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual(
+        fields.map(([configPath, label]) => ["CONFIG_NOT_A_FILE", `pulumi-nfv:${configPath}`, `${label} ${dir} is a directory, not a file`]),
+      );
+      await settle();
+      expect(registered).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  }
+
+  it("a user-named path that is a directory (hook, instantiate_request, SSH keys, vim file:) is refused, located, naming the field; nothing registered", async () => {
+    await refusesDirectory((dir) => setConfig(
       { core: OS_VIM, lab: { file: dir } },
       {
         hw: {
@@ -156,71 +175,48 @@ describe("vnfs in a stack config", () => {
           ssh: { cp: "CP1", user: "ubuntu", private_key_file: dir, public_key_file: dir }, hooks: { instantiate_end: dir },
         },
       },
-    );
-    const err = await failure();
-    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vims.lab.file", `vim-config file ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.instantiate_request", `instantiate_request ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.private_key_file", `ssh.private_key_file ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.public_key_file", `ssh.public_key_file ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.hooks.instantiate_end", `hooks.instantiate_end ${dir} is a directory, not a file`],
+    ), [
+      ["vims.lab.file", "vim-config file"],
+      ["vnfs.hw.instantiate_request", "instantiate_request"],
+      ["vnfs.hw.ssh.private_key_file", "ssh.private_key_file"],
+      ["vnfs.hw.ssh.public_key_file", "ssh.public_key_file"],
+      ["vnfs.hw.hooks.instantiate_end", "hooks.instantiate_end"],
     ]);
-    await settle();
-    expect(registered).toEqual([]);
-    rmSync(dir, { recursive: true });
   });
 
   it("a host_key_file that is a directory (ssh of a VM VNF, host of a registry) is refused, located, naming the field; nothing registered", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
-    setConfig(
+    await refusesDirectory((dir) => setConfig(
       { core: OS_VIM },
       {
         hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json", ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key_file: dir } },
         registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: dir }, mode: "native", installation_param: { port_no: 5000 } },
       },
-    );
-    const err = await failure();
-    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.ssh.host_key_file", `ssh.host_key_file ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.registry.host.host_key_file", `host.host_key_file ${dir} is a directory, not a file`],
+    ), [
+      ["vnfs.hw.ssh.host_key_file", "ssh.host_key_file"],
+      ["vnfs.registry.host.host_key_file", "host.host_key_file"],
     ]);
-    await settle();
-    expect(registered).toEqual([]);
-    rmSync(dir, { recursive: true });
   });
 
   it("a cluster's cni_manifest or apt_source_file that is a directory is refused, located, naming the field; nothing registered", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
-    const cluster = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9", cni_manifest: dir, apt_source_file: dir };
-    setConfig({ core: OS_VIM }, {
-      k8s: { vim: "core", package: path.join(SHARED, "kubernetes_vnf_package"), instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json", ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, cluster },
-    });
-    const err = await failure();
-    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.k8s.cluster.cni_manifest", `cluster.cni_manifest ${dir} is a directory, not a file`],
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.k8s.cluster.apt_source_file", `cluster.apt_source_file ${dir} is a directory, not a file`],
+    await refusesDirectory((dir) => {
+      const cluster = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9", cni_manifest: dir, apt_source_file: dir };
+      setConfig({ core: OS_VIM }, {
+        k8s: { vim: "core", package: path.join(SHARED, "kubernetes_vnf_package"), instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json", ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, cluster },
+      });
+    }, [
+      ["vnfs.k8s.cluster.cni_manifest", "cluster.cni_manifest"],
+      ["vnfs.k8s.cluster.apt_source_file", "cluster.apt_source_file"],
     ]);
-    await settle();
-    expect(registered).toEqual([]);
-    rmSync(dir, { recursive: true });
   });
 
   it("a change_ext_conn request that is a directory is refused at its index, naming the field; nothing registered", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "nfv-dir-"));
-    setConfig({ core: OS_VIM }, {
+    await refusesDirectory((dir) => setConfig({ core: OS_VIM }, {
       hw: {
         vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
         ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
         change_ext_conn: { requests: ["test/fixtures/vnf/helloworld3_change_ext_conn.json", dir], previous_addresses: { "VDU1-0": "192.0.2.21" } },
       },
-    });
-    const err = await failure();
-    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_NOT_A_FILE", "pulumi-nfv:vnfs.hw.change_ext_conn.requests[1]", `change_ext_conn.requests[1] ${dir} is a directory, not a file`],
-    ]);
-    await settle();
-    expect(registered).toEqual([]);
-    rmSync(dir, { recursive: true });
+    }), [["vnfs.hw.change_ext_conn.requests[1]", "change_ext_conn.requests[1]"]]);
   });
 
   it("two hooks with the same file name are refused at the second (one would overwrite the other on the VM)", async () => {
