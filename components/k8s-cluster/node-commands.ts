@@ -108,7 +108,8 @@ export class NodeCommands {
     if (this.vip) before.push(this.run(`${first.vnfcId}-lb-bootstrap`, first, "configure-lb.sh", this.lbStdin(first), { dependsOn: before.slice(), triggers: [this.addr[first.vnfcId].serverId] }));
     if (this.args.cniManifest) {
       const n = `${this.name}-${first.vnfcId}-copy-cni`;
-      const cni = new command.remote.CopyToRemote(n, { connection: this.conn(first), source: new pulumi.asset.FileAsset(this.args.cniManifest), remotePath: REMOTE_CNI }, { parent: this.parent, dependsOn: [ready.get(first.vnfcId)!] });
+      // Tied to the server like every step on a node: a new first master (whole heal) needs it again.
+      const cni = new command.remote.CopyToRemote(n, { connection: this.conn(first), source: new pulumi.asset.FileAsset(this.args.cniManifest), remotePath: REMOTE_CNI, triggers: [this.addr[first.vnfcId].serverId] }, { parent: this.parent, dependsOn: [ready.get(first.vnfcId)!] });
       this.all.set(n, cni);
       before.push(cni);
     }

@@ -17,12 +17,13 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
+import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
+import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
@@ -47,6 +48,68 @@ const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args, "oslab-admin"
 
 interface Server { ID: string; Name: string; Status: string; Networks: Record<string, string[]> }
 const servers = (prefix: string) => os<Server[]>("server", "list", "--all-projects", "--long").filter((s) => s.Name.startsWith(`${prefix}-`));
+
+const ports = (prefix: string) => os<{ Name: string }[]>("port", "list").filter((p) => p.Name.startsWith(`${prefix}-`)).map((p) => p.Name);
+
+/** The cgroup directories of the lab nodes of these servers (lab/nodes/node keeps them in <node>/cgroups). */
+function nodeCgroups(serverIds: string[]): string[] {
+  return serverIds.flatMap((id) => {
+    const f = path.join(labEnv.state_dir, "nodes", `vmh-${id.slice(0, 8)}`, "cgroups");
+    return existsSync(f) ? readFileSync(f, "utf8").split("\n").filter(Boolean) : [];
+  });
+}
+
+/**
+ * What is left of these servers' VM hosts: the agent's host, the lab node (state directory, every
+ * cgroup: a process left in one would keep it), the network namespace, a mount on this machine.
+ */
+function leftovers(serverIds: string[], cgroups: string[]): string[] {
+  const hosts = readdirSync(path.join(labEnv.state_dir, "hosts"));
+  const nodesDir = path.join(labEnv.state_dir, "nodes");
+  const nodes = existsSync(nodesDir) ? readdirSync(nodesDir) : [];
+  const netns = execFileSync("ip", ["netns", "list"], { encoding: "utf8" });
+  const mounts = readFileSync("/proc/self/mountinfo", "utf8");
+  return [
+    ...serverIds.flatMap((id) => {
+      const node = `vmh-${id.slice(0, 8)}`;
+      return [hosts.includes(id) && `host ${id}`, nodes.includes(node) && `node ${node}`, netns.includes(node) && `netns ${node}`,
+        mounts.includes(path.join(nodesDir, node)) && `a mount of ${node}`].filter((x): x is string => !!x);
+    }),
+    ...cgroups.filter((d) => existsSync(d)).map((d) => `cgroup ${d}`),
+  ];
+}
+
+/** The numbers issue 20 asks for: the memory of each node (its cgroup: every process of the "VM") and in all. */
+function logMemory(ours: Server[]): void {
+  let rss = 0;
+  let cache = 0;
+  for (const s of ours) {
+    const cgroup = readFileSync(path.join(labEnv.state_dir, "nodes", nodeOf(s), "cgroups"), "utf8").split("\n").find((l) => l.includes("/memory/"))!;
+    const stat = Object.fromEntries(readFileSync(path.join(cgroup, "memory.stat"), "utf8").trim().split("\n").map((l) => l.split(" ")));
+    rss += Number(stat.total_rss);
+    cache += Number(stat.total_cache);
+    console.log(`memory ${s.Name}: rss ${Math.round(Number(stat.total_rss) / 1048576)} MiB, page cache ${Math.round(Number(stat.total_cache) / 1048576)} MiB`);
+  }
+  console.log(`memory of the ${ours.length} nodes: rss ${Math.round(rss / 1048576)} MiB, page cache ${Math.round(cache / 1048576)} MiB`);
+}
+
+/** systemd as PID 1, nothing in /usr/local (where the lab's stand-ins went, first on sudo's PATH), the packages' kubeadm and kubelet. */
+function expectRealNode(s: Server): void {
+  expect(inHost(s, "ps", "-p", "1", "-o", "comm=").trim(), s.Name).toBe("systemd");
+  expect(inHost(s, "sh", "-c", "find /usr/local/sbin /usr/local/bin /usr/local/lib/nfv-lab-standins -mindepth 1 2>/dev/null || true").trim(), s.Name).toBe("");
+  expect(inHost(s, "sh", "-c", "command -v kubeadm; command -v kubelet").trim().split("\n"), s.Name).toEqual(["/usr/bin/kubeadm", "/usr/bin/kubelet"]);
+}
+
+interface NodeView { metadata: { name: string; uid: string; labels: Record<string, string> }; status: { conditions: { type: string; status: string }[] } }
+const nodeList = () => (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: NodeView[] }).items;
+/** Until the cluster's nodes are exactly `names` (lower case), every one Ready. */
+function allReady(names: string[], seconds = 600): Promise<NodeView[]> {
+  return until(`nodes ${names.join(" ")} Ready`, seconds, () => {
+    const items = nodeList();
+    const ready = items.filter((n) => n.status.conditions.some((c) => c.type === "Ready" && c.status === "True"));
+    return items.length === names.length && ready.map((n) => n.metadata.name).sort().join(" ") === [...names].sort().join(" ") && items;
+  });
+}
 
 /** The lab node of a server (lab/openstack/vmhost-agent names it vmh-<first 8 of the id>). */
 const nodeOf = (s: Server) => `vmh-${s.ID.slice(0, 8)}`;
@@ -84,14 +147,41 @@ function imageVersions(): Record<string, string> {
   return Object.fromEntries(readFileSync(path.join(image, "etc/nfv-node-image"), "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 }
 
-/** The simple flavour's request, on the lab network, without the site's proxy and registry (the registry VNF is given instead). */
-function clusterRequest(): string {
-  const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json"), "utf8").replace(/\s#[^\n]*/g, "");
-  const r = JSON.parse(text) as { extVirtualLinks: { resourceId: string }[]; additionalParams: { k8s_cluster_installation_param: Record<string, unknown> } };
+/**
+ * The HA cluster's site settings (the complex request's proxy and HTTPS registry), on addresses of
+ * the lab network that nothing answers: the nodes have no route out, so every image must come from
+ * the registry VNF without the proxy (the NO_PROXY the cluster makes), and nothing pulls from the
+ * HTTPS registry (its CA, credentials and hosts line are only written). Passwords are canaries.
+ */
+const SITE = {
+  proxyPasswordHttp: canary("real-proxy-password-http"), proxyPasswordHttps: canary("real-proxy-password-https"),
+  pullPassword: canary("real-registry-pull-password"), proxyIp: "10.10.0.251", httpsRegistry: "registry.example:5443", httpsRegistryIp: "10.10.0.252",
+};
+const HTTP_PROXY = `http://user1:${SITE.proxyPasswordHttp}@${SITE.proxyIp}:3128` as ProxyUrl;
+const HTTPS_PROXY = `https://user2:${SITE.proxyPasswordHttps}@${SITE.proxyIp}:3129` as ProxyUrl;
+
+/**
+ * A flavour's request on the lab network, its VIM named `vimName`, without the seed's registry (the
+ * registry VNF is given instead) and Helm script (the fixture's is not Helm: issue 25). `site`: the
+ * proxy and HTTPS registry above instead of the seed's; without it, none.
+ */
+function clusterRequest(fixture: string, vimName: string, site = false): string {
+  const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", fixture), "utf8").replace(/\s#[^\n]*/g, "");
+  const r = JSON.parse(text) as { flavourId: string; extVirtualLinks: { resourceId: string }[]; additionalParams: { k8s_cluster_installation_param: Record<string, unknown> } };
   for (const l of r.extVirtualLinks) l.resourceId = labResources(labEnv)["network.lab-net"];
-  delete r.additionalParams.k8s_cluster_installation_param.proxy;
-  delete r.additionalParams.k8s_cluster_installation_param.private_registry_connection_info;
-  const out = path.join(work, "cluster.json");
+  const install = r.additionalParams.k8s_cluster_installation_param;
+  delete install.helm_installation_script_path;
+  delete install.proxy;
+  delete install.private_registry_connection_info;
+  if (site) {
+    install.proxy = { http_proxy: HTTP_PROXY, https_proxy: HTTPS_PROXY, no_proxy: "10.0.0.1", k8s_node_cidr: "10.10.0.0/24" };
+    install.private_registry_connection_info = [{
+      connection_type: "1", server: SITE.httpsRegistry, username: "puller", password: SITE.pullPassword,
+      certificate_path: "Files/registry-ca.crt", hosts_string: `${SITE.httpsRegistryIp} ${SITE.httpsRegistry.split(":")[0]}`,
+    }];
+  }
+  install.vim_name = vimName;
+  const out = path.join(work, `${r.flavourId}.json`);
   writeFileSync(out, JSON.stringify(r, null, 2));
   return out;
 }
@@ -107,6 +197,12 @@ function registryRequest(): string {
 }
 
 const set = (k: string, v: string) => stack.setConfig(`pulumi-nfv:${k}`, { value: v }, true);
+/** The VNF's hosts reached as user ubuntu with this file's key pair. */
+async function setSsh(v: string): Promise<void> {
+  await set(`${v}.ssh.user`, "ubuntu");
+  await set(`${v}.ssh.private_key_file`, path.join(work, "id_ed25519"));
+  await set(`${v}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+}
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -115,25 +211,25 @@ beforeAll(async () => {
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "it-k8sr", "-f", path.join(work, "id_ed25519")]);
   // The package as the operator's site has it: its VDUs on the site's Kubernetes node image.
   cpSync(PACKAGE, path.join(work, "package"), { recursive: true });
-  const df = path.join(work, "package/Definitions/sample_kubernetes_df_simple.yaml");
-  writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node kubernetes/g, `name: ${NODE_IMAGE}`));
+  for (const flavour of ["simple", "complex"]) {
+    const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
+    writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
+  }
+  // The HTTPS registry's CA, shipped in the package (certificate_path).
+  mkdirSync(path.join(work, "package/Files"));
+  cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), path.join(work, "package/Files/registry-ca.crt"));
   // The images, built from source once (cached), before anything is deployed.
   await timed("images built or found", () => execFileSync(path.join(NODES, "k8s-images"), { stdio: ["ignore", "ignore", "inherit"] }));
 
   local = await openLocalStack({ stackName: "it-k8s-real" });
   stack = local.stack;
   await set("vims.lab.file", labEnv.vim_config);
-  const ssh = async (v: string) => {
-    await set(`${v}.ssh.user`, "ubuntu");
-    await set(`${v}.ssh.private_key_file`, path.join(work, "id_ed25519"));
-    await set(`${v}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
-  };
   const r = `vnfs.${REGISTRY}`;
   await set(`${r}.vim`, "lab");
   await set(`${r}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
   await set(`${r}.instantiate_request`, registryRequest());
   await set(`${r}.mode`, "native");
-  await ssh(r);
+  await setSsh(r);
   await timed("registry up", () => stack.up({ color: "never" }));
   const [reg] = servers(REGISTRY);
   registry = `${Object.values(reg.Networks)[0][0]}:5000`;
@@ -143,12 +239,27 @@ beforeAll(async () => {
   expect(podnetImage, pushed).not.toBe("");
   expect(nginxImage, pushed).not.toBe("");
 
-  const v = `vnfs.${VNF}`;
+  await addCluster(VNF, clusterRequest("private_registry_kubernetes_param_file.json", "kubernetes_vim"));
+  await timed("cluster up", () => stack.up({ color: "never" }));
+  await useKubeconfig("kubernetes_vim");
+}, 3_600_000);
+
+/** The pod network's DaemonSet (lab/nodes/podnet) with its image from the registry VNF and the request's pod CIDR. */
+function podnetManifest(podCidr: string): string {
+  const text = readFileSync(path.join(NODES, "podnet/podnet.yaml"), "utf8");
+  const out = path.join(work, "podnet.yaml");
+  writeFileSync(out, text.replaceAll("@PODNET_IMAGE@", podnetImage).replaceAll("@POD_SUBNET@", podCidr));
+  return out;
+}
+
+/** A K8sCluster VNF of kubernetes_vnf_package in the stack: the node image's pinned versions, every image from the registry VNF. */
+async function addCluster(vnf: string, request: string): Promise<void> {
+  const v = `vnfs.${vnf}`;
   const versions = imageVersions();
   await set(`${v}.vim`, "lab");
   await set(`${v}.package`, path.join(work, "package"));
-  await set(`${v}.instantiate_request`, clusterRequest());
-  await ssh(v);
+  await set(`${v}.instantiate_request`, request);
+  await setSsh(v);
   const cluster: Record<string, string> = {
     kubernetes_version: versions.k8s_version.replace(/^v/, ""),
     kubernetes_package_version: versions.kubeadm,
@@ -162,18 +273,13 @@ beforeAll(async () => {
   };
   for (const [k, val] of Object.entries(cluster)) await set(`${v}.cluster.${k}`, val);
   await set(`${v}.cluster.private_registries[0]`, REGISTRY);
-  await timed("cluster up", () => stack.up({ color: "never" }));
-  const outs = await stack.outputs();
-  kubeconfigFile = path.join(work, "kubeconfig");
-  writeFileSync(kubeconfigFile, (outs.kubeconfigs.value as Record<string, string>).kubernetes_vim, { mode: 0o600 });
-}, 3_600_000);
+}
 
-/** The pod network's DaemonSet (lab/nodes/podnet) with its image from the registry VNF and the request's pod CIDR. */
-function podnetManifest(podCidr: string): string {
-  const text = readFileSync(path.join(NODES, "podnet/podnet.yaml"), "utf8");
-  const out = path.join(work, "podnet.yaml");
-  writeFileSync(out, text.replaceAll("@PODNET_IMAGE@", podnetImage).replaceAll("@POD_SUBNET@", podCidr));
-  return out;
+/** kubectl from now on through this VIM's kubeconfig (the stack's `kubeconfigs` output). */
+async function useKubeconfig(vimName: string): Promise<void> {
+  const outs = await stack.outputs();
+  kubeconfigFile = path.join(work, `${vimName}.kubeconfig`);
+  writeFileSync(kubeconfigFile, (outs.kubeconfigs.value as Record<string, string>)[vimName], { mode: 0o600 });
 }
 
 afterAll(async () => {
@@ -189,24 +295,9 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
   it("3 servers on Kubernetes nodes with no stand-in on any PATH; kubectl through the cluster VIM shows 3 nodes Ready", async () => {
     const ours = servers(VNF).sort((a, b) => a.Name.localeCompare(b.Name));
     expect(ours.map((s) => [s.Name, s.Status])).toEqual([[`${VNF}-vnf-masterNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-1`, "ACTIVE"]]);
-    for (const s of ours) {
-      expect(inHost(s, "ps", "-p", "1", "-o", "comm=").trim()).toBe("systemd");
-      // nothing in /usr/local (where the stand-ins went, first on sudo's PATH), no stand-in library
-      expect(inHost(s, "sh", "-c", "find /usr/local/sbin /usr/local/bin /usr/local/lib/nfv-lab-standins -mindepth 1 2>/dev/null || true").trim()).toBe("");
-      expect(inHost(s, "sh", "-c", "command -v kubeadm; command -v kubelet").trim().split("\n")).toEqual(["/usr/bin/kubeadm", "/usr/bin/kubelet"]);
-    }
-    const nodes = await until("3 nodes Ready", 600, () => {
-      const items = (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: { metadata: { name: string }; status: { conditions: { type: string; status: string }[] } }[] }).items;
-      const ready = items.filter((n) => n.status.conditions.some((c) => c.type === "Ready" && c.status === "True"));
-      return ready.length === 3 && items;
-    });
-    expect(nodes.map((n) => n.metadata.name).sort()).toEqual([`${VNF}-masternode-0`, `${VNF}-workernode-0`, `${VNF}-workernode-1`].map((n) => n.toLowerCase()));
-    // The numbers issue 20 asks for: memory of each node (its cgroup: every process of the "VM").
-    for (const s of ours) {
-      const cgroup = readFileSync(path.join(labEnv.state_dir, "nodes", nodeOf(s), "cgroups"), "utf8").split("\n").find((l) => l.includes("/memory/"))!;
-      const stat = Object.fromEntries(readFileSync(path.join(cgroup, "memory.stat"), "utf8").trim().split("\n").map((l) => l.split(" ")));
-      console.log(`memory ${s.Name}: rss ${Math.round(Number(stat.total_rss) / 1048576)} MiB, page cache ${Math.round(Number(stat.total_cache) / 1048576)} MiB`);
-    }
+    for (const s of ours) expectRealNode(s);
+    await allReady([`${VNF}-masternode-0`, `${VNF}-workernode-0`, `${VNF}-workernode-1`]);
+    logMemory(ours);
   });
 
   it("every kube-system pod Running; CoreDNS answers for kubernetes.default through the Service from a worker's network", async () => {
@@ -347,7 +438,7 @@ async function scale(type: "out" | "in"): Promise<void> {
   if (r.code !== 0) throw new Error(r.out);
 }
 
-describe.skipIf(!enabled)("worker scale-out and scale-in of the real cluster, a workload rescheduled", () => {
+describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real cluster, a workload rescheduled", () => {
   const NEW = `${VNF}-workernode-2`;
   it("scale out: workerNode-2's server, its node joins and is Ready; a workload scheduled there runs from the registry's image", async () => {
     await scale("out");
@@ -393,20 +484,169 @@ describe.skipIf(!enabled)("worker scale-out and scale-in of the real cluster, a 
     expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`]).toContain(pod.node);
     await until("workerNode-2's VM host removed", 120, () => !readdirSync(path.join(labEnv.state_dir, "hosts")).includes(leaving.ID));
   });
+
+  it("nfv heal --vnfc workerNode-1: a new server, the same node name joins again and is Ready; the workload runs", async () => {
+    const name = `${VNF}-workernode-1`;
+    const before = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-1`)!;
+    const uidBefore = nodeList().find((n) => n.metadata.name === name)!.metadata.uid;
+    const r = await timed("worker heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", VNF, "--vnfc", "workerNode-1"]));
+    if (r.code !== 0) throw new Error(r.out);
+    const after = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-1`)!;
+    expect(after.ID).not.toBe(before.ID);
+    const nodes = await allReady([`${VNF}-masternode-0`, `${VNF}-workernode-0`, name]);
+    // The Node object is a new one (the old one was deleted before the server went), of the same name.
+    expect(nodes.find((n) => n.metadata.name === name)!.metadata.uid).not.toBe(uidBefore);
+    await until("the workload Running", 300, () => {
+      const p = sleepers();
+      return p.length === 1 && p[0].phase === "Running" && p;
+    });
+    kubectl("delete", "deployment", "sleeper", "--wait=true");
+  });
+});
+
+describe.skipIf(!enabled)("the simple cluster removed from the stack", () => {
+  it("leaves no server or port of it, and no VM host, lab node, cgroup or network namespace", async () => {
+    const ids = servers(VNF).map((s) => s.ID);
+    const cgroups = nodeCgroups(ids);
+    expect(cgroups.length).toBeGreaterThan(0);
+    await stack.removeConfig(`pulumi-nfv:vnfs.${VNF}`, true);
+    await timed("cluster removed", () => stack.up({ color: "never" }));
+    expect(servers(VNF)).toEqual([]);
+    expect(ports(VNF)).toEqual([]);
+    await until("nothing of its VM hosts left", 120, () => leftovers(ids, cgroups).length === 0);
+    // The package's VDUs have no block storage: no volume to look for.
+  });
+});
+
+/** The HA flavour's VNF: 3 masters behind the VIP (keepalived, HAProxy), 2 workers. */
+const HA = "k8sh";
+const HA_VIM = "kubernetes_ha_vim";
+const MASTERS = [0, 1, 2].map((i) => `masterNode-${i}`);
+const HA_NODES = [...MASTERS, "workerNode-0", "workerNode-1"].map((v) => `${HA}-${v.toLowerCase()}`);
+const haServer = (vnfc: string) => servers(HA).find((s) => s.Name === `${HA}-vnf-${vnfc}`)!;
+
+/** etcd's members as a master's etcdctl sees them (the healthcheck client certificate kubeadm made). */
+function etcdctl(master: Server, ...args: string[]): string {
+  return inHost(master, "etcdctl", "--endpoints=https://127.0.0.1:2379", "--cacert=/etc/kubernetes/pki/etcd/ca.crt",
+    "--cert=/etc/kubernetes/pki/etcd/healthcheck-client.crt", "--key=/etc/kubernetes/pki/etcd/healthcheck-client.key", "--command-timeout=10s", ...args);
+}
+/** The names of the members, once all are started and every endpoint of the cluster is healthy. */
+function healthyMembers(master: Server): string[] | false {
+  const members = (JSON.parse(etcdctl(master, "member", "list", "-w", "json")) as { members: { name?: string }[] }).members;
+  const health = JSON.parse(etcdctl(master, "endpoint", "health", "--cluster", "-w", "json")) as { health: boolean }[];
+  return members.every((m) => m.name) && health.length === members.length && health.every((h) => h.health) && members.map((m) => m.name!).sort();
+}
+
+/** The masters whose network namespace holds the VIP. */
+function vipHolders(vip: string): string[] {
+  return MASTERS.filter((m) => execFileSync("ip", ["-n", nodeOf(haServer(m)), "-o", "-4", "addr", "show"], { encoding: "utf8" }).includes(` ${vip}/32 `));
+}
+
+describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP with keepalived and HAProxy, real etcd", () => {
+  let vip = "";
+  it("up: 5 nodes Ready, 3 of them control plane; the API on the VIP; 3 healthy etcd members; the VIP on one master", async () => {
+    await addCluster(HA, clusterRequest("complex_request.json", HA_VIM, true));
+    await timed("complex up", () => stack.up({ color: "never" }));
+    await useKubeconfig(HA_VIM);
+    const nodes = await allReady(HA_NODES);
+    expect(nodes.filter((n) => "node-role.kubernetes.io/control-plane" in n.metadata.labels).map((n) => n.metadata.name).sort()).toEqual(HA_NODES.slice(0, 3));
+    const vipPort = os<{ ID: string; Name: string }[]>("port", "list").find((p) => p.Name === `${HA}-vip_CP`)!;
+    vip = os<{ fixed_ips: { ip_address: string }[] }>("port", "show", vipPort.ID).fixed_ips[0].ip_address;
+    expect(readFileSync(kubeconfigFile, "utf8")).toContain(`server: https://${vip}:16443`);
+    for (const m of MASTERS) {
+      expect(inHost(haServer(m), "systemctl", "is-active", "haproxy", "keepalived").trim().split("\n"), m).toEqual(["active", "active"]);
+      expect(inHost(haServer(m), "cat", "/etc/haproxy/haproxy.cfg").match(/^ +server /gm), m).toHaveLength(3);
+    }
+    expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
+    expect(await until("one VIP holder", 60, () => vipHolders(vip).length === 1 && vipHolders(vip))).toHaveLength(1);
+    logMemory(servers(HA));
+    for (const s of servers(HA)) {
+      expectRealNode(s);
+      const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
+      expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+    }
+    // Neutron lets the VIP through every master's port (allowed address pairs), no worker's.
+    for (const p of os<{ ID: string; Name: string }[]>("port", "list").filter((x) => x.Name.startsWith(`${HA}-vnf-`))) {
+      const pairs = os<{ allowed_address_pairs: { ip_address: string }[] }>("port", "show", p.ID).allowed_address_pairs.map((a) => a.ip_address);
+      expect(pairs, p.Name).toEqual(p.Name.includes("masterNode") ? [vip] : []);
+    }
+    // The API server's certificate names the VIP; the kubeconfig is in the state only as a secret.
+    const cert = inHost(haServer("masterNode-0"), "cat", "/etc/kubernetes/pki/apiserver.crt");
+    expect(execFileSync("openssl", ["x509", "-noout", "-ext", "subjectAltName"], { input: cert, encoding: "utf8" })).toContain(`IP Address:${vip}`);
+    expect(await outputIsSecretInState(stack, "kubeconfigs", HA_VIM)).toBe(true);
+  });
+
+  it("the site's proxy and HTTPS registry on every node, byte for byte what the cluster generates; NO_PROXY let every pull reach the registry VNF", async () => {
+    const registryIp = registry.split(":")[0];
+    for (const s of servers(HA)) {
+      const file = (f: string) => inHost(s, "cat", f);
+      const dropIn = file("/etc/systemd/system/containerd.service.d/nfv-proxy.conf");
+      const noProxy = /"NO_PROXY=([^"]+)"/.exec(dropIn)![1].split(",");
+      expect(noProxy, s.Name).toEqual(expect.arrayContaining([vip, "10.10.0.0/24", POD_CIDR, "10.199.187.0/24", registryIp, "10.0.0.1", "localhost", ".svc", ".cluster.local"]));
+      expect(dropIn, s.Name).toBe(proxyDropIn({ httpProxy: HTTP_PROXY, httpsProxy: HTTPS_PROXY, noProxy: noProxy.join(",") }));
+      expect(file("/etc/systemd/system/kubelet.service.d/nfv-proxy.conf"), s.Name).toBe(dropIn);
+      expect(file("/etc/apt/apt.conf.d/95nfv-k8s-proxy"), s.Name).toBe(aptProxyConf({ httpProxy: HTTP_PROXY, httpsProxy: HTTPS_PROXY }));
+      // containerd really runs with it (its environment, from the drop-in).
+      const pid = inHost(s, "systemctl", "show", "-p", "MainPID", "--value", "containerd").trim();
+      expect(inHost(s, "cat", `/proc/${pid}/environ`).split("\0"), s.Name).toContain(`HTTPS_PROXY=${HTTPS_PROXY}`);
+      // The HTTPS registry: its CA for containerd, the kubelet's credentials (mode 600), its /etc/hosts line.
+      const certs = `/etc/containerd/certs.d/${SITE.httpsRegistry}`;
+      expect(file(`${certs}/hosts.toml`), s.Name).toContain(`ca = "${certs}/ca.crt"`);
+      expect(file(`${certs}/ca.crt`), s.Name).toBe(readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), "utf8").trimEnd() + "\n");
+      expect(inHost(s, "stat", "-c", "%a", "/var/lib/kubelet/config.json").trim(), s.Name).toBe("600");
+      expect(Object.keys((JSON.parse(file("/var/lib/kubelet/config.json")) as { auths: object }).auths).sort(), s.Name).toEqual([registry, SITE.httpsRegistry].sort());
+      expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} registry.example`);
+    }
+  });
+
+  it("the VIP holder's keepalived stopped: the VIP moves to another master and the API keeps answering on it", async () => {
+    const [holder] = vipHolders(vip);
+    inHost(haServer(holder), "systemctl", "stop", "keepalived");
+    const [next] = await until("the VIP on another master", 60, () => {
+      const h = vipHolders(vip);
+      return h.length === 1 && h[0] !== holder && h;
+    });
+    console.log(`VIP ${vip}: ${holder} -> ${next}`);
+    expect(nodeList().map((n) => n.metadata.name).sort()).toEqual(HA_NODES);
+    inHost(haServer(holder), "systemctl", "start", "keepalived");
+    await until("one VIP holder again", 60, () => vipHolders(vip).length === 1);
+    expect(nodeList()).toHaveLength(5);
+  });
+
+  it("nfv heal --vnfc masterNode-1: its etcd member removed, a new server rejoins; 3 healthy members, HAProxy over 3 again", async () => {
+    const before = haServer("masterNode-1");
+    const r = await timed("master heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA, "--vnfc", "masterNode-1"]));
+    if (r.code !== 0) throw new Error(r.out);
+    expect(haServer("masterNode-1").ID).not.toBe(before.ID);
+    await allReady(HA_NODES);
+    expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
+    for (const m of MASTERS) expect(inHost(haServer(m), "cat", "/etc/haproxy/haproxy.cfg").match(/^ +server /gm), m).toHaveLength(3);
+  });
+
+  it("nfv heal of the whole VNF: every server new, a new cluster (a new CA in the VIM), 5 nodes Ready, 3 healthy members", async () => {
+    const before = Object.fromEntries(servers(HA).map((s) => [s.Name, s.ID]));
+    const caBefore = /certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1];
+    const r = await timed("complex whole heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA]));
+    if (r.code !== 0) throw new Error(r.out);
+    const after = servers(HA);
+    expect(after.map((s) => s.Name).sort()).toEqual(Object.keys(before).sort());
+    for (const s of after) expect(s.ID, s.Name).not.toBe(before[s.Name]);
+    await useKubeconfig(HA_VIM);
+    expect(/certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1]).not.toBe(caBefore);
+    await allReady(HA_NODES);
+    expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
+  });
 });
 
 describe.skipIf(!enabled)("destroy", () => {
-  it("leaves no server, VM host, lab node or network namespace", async () => {
-    const ids = [...servers(VNF), ...servers(REGISTRY)].map((s) => s.ID);
+  it("leaves no server or port of the HA cluster or the registry, and no VM host, lab node, cgroup or network namespace", async () => {
+    const ids = [...servers(HA), ...servers(REGISTRY)].map((s) => s.ID);
+    const cgroups = nodeCgroups(ids);
+    expect(cgroups.length).toBeGreaterThan(0);
     await timed("destroy", () => stack.destroy({ color: "never" }));
-    expect(servers(VNF)).toEqual([]);
+    expect(servers(HA)).toEqual([]);
     expect(servers(REGISTRY)).toEqual([]);
-    await until("VM hosts removed", 120, () => {
-      const hosts = readdirSync(path.join(labEnv.state_dir, "hosts"));
-      const dir = path.join(labEnv.state_dir, "nodes");
-      const nodes = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
-      const netns = execFileSync("ip", ["netns", "list"], { encoding: "utf8" });
-      return ids.every((id) => !hosts.includes(id) && !nodes.includes(`vmh-${id.slice(0, 8)}`) && !netns.includes(`vmh-${id.slice(0, 8)}`));
-    });
+    expect([...ports(HA), ...ports(REGISTRY)]).toEqual([]);
+    await until("nothing of the VM hosts left", 120, () => leftovers(ids, cgroups).length === 0);
   });
 });

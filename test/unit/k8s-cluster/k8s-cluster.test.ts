@@ -5,7 +5,8 @@
  * outputs; not that kubeadm, SSH or OpenStack accept them (the bats tests cover the scripts).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
@@ -345,8 +346,19 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
   });
 
   it("whole heal (cluster heal generation): init runs again on the first master, nobody joins it as a healed node, no heal steps", async () => {
-    const { deps } = build(COMPLEX, { healGeneration: 2 });
+    const cni = path.join(mkdtempSync(path.join(tmpdir(), "nfv-cni-")), "cni.yaml");
+    writeFileSync(cni, "kind: List\n");
+    const { deps } = build(COMPLEX, { healGeneration: 2, cniManifest: cni });
     await settle();
+    // Every step that runs when a node is made (not init: the cluster's own, by heal generation; not
+    // the delete-only drains) runs again on a new server: the CNI manifest's copy once did not, and a
+    // whole heal's init found no manifest (lab, issue 20).
+    const onNodes = registered.filter((r) => r.type.startsWith("command:remote:") && /^k8s-(master|worker)Node-\d+-/.test(r.name) && !(r.inputs.delete && !r.inputs.create));
+    expect(onNodes.map((r) => r.name)).toContain("k8s-masterNode-0-copy-cni");
+    for (const r of onNodes) {
+      const vnfc = /^k8s-((?:master|worker)Node-\d+)-/.exec(r.name)![1];
+      expect(r.inputs.triggers, r.name).toContain(`k8s-vnf-${vnfc}-id`);
+    }
     expect(one("k8s-init").inputs.triggers).toEqual([2]);
     expect(registered.some((r) => r.name === "k8s-masterNode-0-join" || r.name.includes("-heal-"))).toBe(false);
     expect(deps.get("k8s-masterNode-1-join-credentials")).toEqual(["k8s-init", "k8s-masterNode-1-registries"]);
