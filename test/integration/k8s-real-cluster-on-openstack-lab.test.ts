@@ -523,7 +523,10 @@ const HA = "k8sh";
 const HA_VIM = "kubernetes_ha_vim";
 const MASTERS = [0, 1, 2].map((i) => `masterNode-${i}`);
 const HA_NODES = [...MASTERS, "workerNode-0", "workerNode-1"].map((v) => `${HA}-${v.toLowerCase()}`);
-const haServer = (vnfc: string) => servers(HA).find((s) => s.Name === `${HA}-vnf-${vnfc}`)!;
+/** The HA VNF's servers as of the last operation (each `openstack` call takes seconds: listed once per operation). */
+let haServers: Server[] = [];
+const listHaServers = () => (haServers = servers(HA));
+const haServer = (vnfc: string) => haServers.find((s) => s.Name === `${HA}-vnf-${vnfc}`)!;
 
 /** etcd's members as a master's etcdctl sees them (the healthcheck client certificate kubeadm made). */
 function etcdctl(master: Server, ...args: string[]): string {
@@ -547,6 +550,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
   it("up: 5 nodes Ready, 3 of them control plane; the API on the VIP; 3 healthy etcd members; the VIP on one master", async () => {
     await addCluster(HA, clusterRequest("complex_request.json", HA_VIM, true));
     await timed("complex up", () => stack.up({ color: "never" }));
+    listHaServers();
     await useKubeconfig(HA_VIM);
     const nodes = await allReady(HA_NODES);
     expect(nodes.filter((n) => "node-role.kubernetes.io/control-plane" in n.metadata.labels).map((n) => n.metadata.name).sort()).toEqual(HA_NODES.slice(0, 3));
@@ -559,8 +563,8 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     }
     expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
     expect(await until("one VIP holder", 60, () => vipHolders(vip).length === 1 && vipHolders(vip))).toHaveLength(1);
-    logMemory(servers(HA));
-    for (const s of servers(HA)) {
+    logMemory(haServers);
+    for (const s of haServers) {
       expectRealNode(s);
       const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
       expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
@@ -578,7 +582,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
 
   it("the site's proxy and HTTPS registry on every node, byte for byte what the cluster generates; NO_PROXY let every pull reach the registry VNF", async () => {
     const registryIp = registry.split(":")[0];
-    for (const s of servers(HA)) {
+    for (const s of haServers) {
       const file = (f: string) => inHost(s, "cat", f);
       const dropIn = file("/etc/systemd/system/containerd.service.d/nfv-proxy.conf");
       const noProxy = /"NO_PROXY=([^"]+)"/.exec(dropIn)![1].split(",");
@@ -617,6 +621,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     const before = haServer("masterNode-1");
     const r = await timed("master heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA, "--vnfc", "masterNode-1"]));
     if (r.code !== 0) throw new Error(r.out);
+    listHaServers();
     expect(haServer("masterNode-1").ID).not.toBe(before.ID);
     await allReady(HA_NODES);
     expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
@@ -624,11 +629,11 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
   });
 
   it("nfv heal of the whole VNF: every server new, a new cluster (a new CA in the VIM), 5 nodes Ready, 3 healthy members", async () => {
-    const before = Object.fromEntries(servers(HA).map((s) => [s.Name, s.ID]));
+    const before = Object.fromEntries(haServers.map((s) => [s.Name, s.ID]));
     const caBefore = /certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1];
     const r = await timed("complex whole heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA]));
     if (r.code !== 0) throw new Error(r.out);
-    const after = servers(HA);
+    const after = listHaServers();
     expect(after.map((s) => s.Name).sort()).toEqual(Object.keys(before).sort());
     for (const s of after) expect(s.ID, s.Name).not.toBe(before[s.Name]);
     await useKubeconfig(HA_VIM);
@@ -640,7 +645,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
 
 describe.skipIf(!enabled)("destroy", () => {
   it("leaves no server or port of the HA cluster or the registry, and no VM host, lab node, cgroup or network namespace", async () => {
-    const ids = [...servers(HA), ...servers(REGISTRY)].map((s) => s.ID);
+    const ids = [...listHaServers(), ...servers(REGISTRY)].map((s) => s.ID);
     const cgroups = nodeCgroups(ids);
     expect(cgroups.length).toBeGreaterThan(0);
     await timed("destroy", () => stack.destroy({ color: "never" }));
