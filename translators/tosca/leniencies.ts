@@ -114,9 +114,4 @@ export const LENIENCIES: readonly Leniency[] = [
     rule: "A substitution requirement naming no node template is a warning (TEMPLATE_DANGLING_REQUIREMENT) and is ignored.",
     because: "tosca-parser does not resolve substitution_mappings requirements; Tacker onboards such a flavour (free5gc's sample_free5gc_vnf_package).",
   },
-  {
-    id: "L21",
-    rule: "A node template assigning a requirement fewer times than its `occurrences` lower bound (1 when the definition gives none) is a warning (TEMPLATE_REQUIREMENT_OCCURRENCES).",
-    because: "tosca-parser before 2.13 did not check occurrences and Tacker onboarded such VNF types (kubernetes_vnf_package, private_registry_vnf_package); tosca-parser ≥ 2.13 refuses them, so today's Tacker does (change_vnfpkg_after, standard_sample): the one leniency that disagrees with current Tacker.",
-  },
 ];

@@ -11,6 +11,7 @@ import type { PackageSource } from "./phase1-read/package-source";
 import { loadDocuments } from "./phase2-load/load-documents";
 import { checkDefinitions } from "./phase3-types/check-definitions";
 import { TypeSystem } from "./phase3-types/type-system";
+import { checkRequirementOccurrences } from "./phase4-templates/check-occurrences";
 import { checkTopology } from "./phase4-templates/check-topology";
 import type { Topology } from "./phase4-templates/topology";
 import { buildModel } from "./phase5-sol001/flavours";
@@ -65,6 +66,7 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
     topologies.push(topo);
     if (f === loaded.entry) entryTopology = topo;
   }
+  if (entryTopology) checkRequirementOccurrences(entryTopology, loaded.files, types, problems);
   const manifests = pkg.artifacts.map((a) => a.name).filter((n) => n.startsWith("Files/kubernetes/"));
   return buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], { types, problems });
 }

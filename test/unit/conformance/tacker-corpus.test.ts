@@ -38,19 +38,15 @@ function target({ id, kind }: Verdict): string {
 }
 
 /**
- * The packages where we knowingly differ from Tacker, each with the reason. Both declare
- * requirements without `occurrences` and assign none of them: tosca-parser 2.13 and later (today's
- * Tacker) refuse that, 2.6.0 onboarded it, and so do we, with a warning (L21 in the translator's
- * README), because the second document's own packages (kubernetes_vnf_package,
- * private_registry_vnf_package) do the same. Any other difference, or one of these going away,
- * fails the test.
+ * Where we knowingly differ from Tacker: nowhere, so any difference fails the test. Until leniency
+ * L21 was dropped, change_vnfpkg_after and standard_sample differed: they declare requirements
+ * without `occurrences` and give them nowhere, which tosca-parser ≥ 2.13 (today's Tacker) refuses;
+ * the translator now applies the same rule as an error (TEMPLATE_REQUIREMENT_OCCURRENCES, in its
+ * README).
  */
-const KNOWN_DISAGREEMENTS = [
-  "doc_source_user_v2_vnf_chg_vnfpkg_conf_change_vnfpkg_after: Tacker refuses, we accept",
-  "samples_tests_unit_sol_refactored_samples_standard_sample: Tacker refuses, we accept",
-];
+const KNOWN_DISAGREEMENTS: string[] = [];
 
-it("agrees with Tacker on every package of the shared corpus but the known ones", async () => {
+it("agrees with Tacker on every package of the shared corpus", async () => {
   const all = verdicts();
   const disagreements: string[] = [];
   for (const v of all) {

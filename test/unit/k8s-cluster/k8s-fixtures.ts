@@ -1,10 +1,14 @@
-/** The Kubernetes cluster tests' inputs: the real kubernetes_vnf_package and the seed's param file. */
+/**
+ * The Kubernetes cluster tests' inputs: Tacker's kubernetes_vnf_package with upstream Tacker's
+ * one-line fix (test/fixtures/kubernetes-package.ts) and the seed's param file.
+ */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { translatePackage } from "../../../translators/tosca/translate";
 import type { VnfModel } from "../../../translators/tosca/model";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
-export const K8S_PACKAGE = path.join(__dirname, "../../../../shared/vnf-packages/kubernetes_vnf_package");
+export const K8S_PACKAGE = kubernetesPackage();
 /** Also the "package directory" of tests that need package files (a registry CA under Files/). */
 export const K8S_FIXTURES = path.join(__dirname, "../../fixtures/k8s-cluster");
 export const SEED_FILE = path.join(K8S_FIXTURES, "private_registry_kubernetes_param_file.json");

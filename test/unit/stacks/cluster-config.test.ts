@@ -16,9 +16,10 @@ import { DiagnosticError } from "../../../translators/diagnostics";
 import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import { startFakeNova } from "../helpers/fake-nova";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
 const ROOT = path.join(__dirname, "../../..");
-const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
+const PACKAGE = kubernetesPackage();
 const REQUEST = "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json";
 const COMPLEX = "test/fixtures/k8s-cluster/complex_request.json";
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");

@@ -19,11 +19,12 @@ import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { installMagnumMocks, MAGNUM_CA, MAGNUM_CERT, MAGNUM_KEY } from "../helpers/magnum-mocks";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
 const ROOT = path.join(__dirname, "../../..");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 const CNF = { package: "../shared/vnf-packages/test_cnf", instantiate_request: "lab/requests/test-cnf-simple.json" };
-const K8S_PACKAGE = "../shared/vnf-packages/kubernetes_vnf_package";
+const K8S_PACKAGE = kubernetesPackage();
 /** Tacker's own parameter file: `vim_name: kubernetes_vim`. */
 const K8S_REQUEST = "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json";
 const CLUSTER = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9" };

@@ -13,9 +13,10 @@ import { loadStackSettings } from "../../../stacks/settings";
 import { formatDiagnostic, type DiagnosticError } from "../../../translators/diagnostics";
 import { settle, type Registered } from "../helpers/pulumi-mocks";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
 const ROOT = path.join(__dirname, "../../..");
-const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
+const PACKAGE = kubernetesPackage();
 const REQUEST = "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json";
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };

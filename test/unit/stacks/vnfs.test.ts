@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
 const ROOT = path.join(__dirname, "../../..");
 const SHARED = path.join(ROOT, "../shared/vnf-packages");
@@ -201,7 +202,7 @@ describe("vnfs in a stack config", () => {
     await refusesDirectory((dir) => {
       const cluster = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9", cni_manifest: dir, apt_source_file: dir };
       setConfig({ core: OS_VIM }, {
-        k8s: { vim: "core", package: path.join(SHARED, "kubernetes_vnf_package"), instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json", ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, cluster },
+        k8s: { vim: "core", package: kubernetesPackage(), instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json", ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, cluster },
       });
     }, [
       ["vnfs.k8s.cluster.cni_manifest", "cluster.cni_manifest"],

@@ -16,6 +16,7 @@ import { openPackage } from "../../../translators/tosca/phase1-read/read-package
 import { plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import { writeZipPackage } from "../helpers/zip";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
+import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
 const ROOT = path.join(__dirname, "../../..");
 const PACKAGES = path.join(ROOT, "../shared/vnf-packages");
@@ -39,7 +40,7 @@ beforeAll(async () => {
   program = await import("../../../stacks/program");
   work = mkdtempSync(path.join(tmpdir(), "nfv-zip-files-"));
   process.env.NFV_PACKAGE_FILE_CACHE = path.join(work, "cache");
-  k8sZip = writeZipPackage(path.join(work, "k8s.zip"), path.join(PACKAGES, "kubernetes_vnf_package"), [
+  k8sZip = writeZipPackage(path.join(work, "k8s.zip"), kubernetesPackage(), [
     { name: "Files/registry-ca.crt", content: ZIP_CA },
     { name: "Scripts/install_helm.sh", content: ZIP_HELM },
     { name: "Files/a-directory.crt", directory: true },

@@ -57,5 +57,10 @@ export const BROKEN: Broken[] = [
   { name: "LCM hook names no artifact", files: vnfd("implementation: hook", "implementation: hooks"), code: "LCM_UNKNOWN_ARTIFACT", file: VNFD, at: "hooks" },
   { name: "hash mismatch", files: () => new Map(base).set("Scripts/hook.py", "print('tampered')\n"), code: "PKG_HASH_MISMATCH", file: META, at: "Name: Scripts/hook.py" },
   { name: "missing Entry-Definitions", files: () => edit(base, META, "Entry-Definitions: Definitions/vnfd.yaml\n", ""), code: "PKG_NO_ENTRY_DEFINITIONS", file: META, at: "TOSCA-Meta-File-Version" },
+  {
+    name: "requirement given fewer times than its occurrences (tosca-parser ≥ 2.13)",
+    files: () => edit(vnfd("topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    requirements:\n      - virtual_link_internal:\n          capability: tosca.capabilities.nfv.VirtualLinkable\n\ntopology_template:\n")(), VNFD, "      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"),
+    code: "TEMPLATE_REQUIREMENT_OCCURRENCES", file: VNFD, at: "    VNF:\n",
+  },
   { name: "nesting too deep", files: vnfd("description: Minimal", `deep: ${"[".repeat(150)}${"]".repeat(150)}\ndescription: Minimal`), code: "YAML_TOO_DEEP", file: VNFD, at: "[[[" },
 ];

@@ -90,7 +90,11 @@ describe("a single VNFD file", () => {
 describe("flavours Tacker looks for", () => {
   it("a substitution mapping [VnfExtCp, external_virtual_link] is an external link, not SOL001_BAD_TARGET", () => {
     const extCp = "    ExtCP:\n      type: tosca.nodes.nfv.VnfExtCp\n      properties:\n        layer_protocols: [ ipv4 ]\n      requirements:\n        - internal_virtual_link: VL1\n\n    VDU1:\n";
-    const files = edit(edit(base, VNFD, "    VDU1:\n", extCp), VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ ExtCP, external_virtual_link ]");
+    const flavour = edit(edit(base, VNFD, "    VDU1:\n", extCp), VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ ExtCP, external_virtual_link ]");
+    // In a flavour file, as Tacker's packages have it: in the entry file, tosca-parser ≥ 2.13 would
+    // refuse ExtCP for giving `external_virtual_link` (no `occurrences`: [1, UNBOUNDED]) 0 times.
+    const files = new Map(flavour).set("Definitions/df.yaml", flavour.get(VNFD)!).set(VNFD, "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - etsi_nfv_sol001_common_types.yaml\n  - etsi_nfv_sol001_vnfd_types.yaml\n  - df.yaml\n");
+    expect(translateSource(memory(flavour)).diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.path])).toEqual([["TEMPLATE_REQUIREMENT_OCCURRENCES", "topology_template.node_templates.ExtCP"]]);
     const result = translateSource(memory(files));
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.model?.flavours[0].externalLinks).toEqual([{ name: "virtual_link_external", cpId: "ExtCP", requirement: "external_virtual_link" }]);

@@ -18,6 +18,8 @@ export interface ToscaFile {
   doc: Record<string, unknown>;
   /** `tosca_definitions_version`. */
   version: string;
+  /** The files its `imports` resolve to, in their order (unresolvable ones left out). */
+  imports: string[];
 }
 
 export interface LoadedDocuments {
@@ -59,6 +61,7 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
       else imports.forEach((imp, i) => {
         const target = resolveImport(source, file, imp, ["imports", i], problems);
         if (target === undefined) return;
+        parsed.imports.push(target);
         const cycleStart = visiting.indexOf(target);
         if (cycleStart >= 0) {
           const chain = [...visiting.slice(cycleStart), target].join(" → ");
@@ -116,7 +119,7 @@ function parseFile(source: PackageSource, file: string, problems: Problems): Tos
   for (const key of Object.keys(map)) {
     if (!TOP_LEVEL_KEYS.has(key)) problems.error("TOSCA_UNKNOWN_KEY", `unknown top-level key \`${key}\``, file, [key], true);
   }
-  return { file, doc: map, version };
+  return { file, doc: map, version, imports: [] };
 }
 
 /** Package-relative path of an import, or undefined after reporting why it cannot be used. */

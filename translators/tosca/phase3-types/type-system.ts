@@ -3,6 +3,7 @@
  * chains resolved and inherited definitions merged (a derived definition replaces the inherited
  * one of the same name; see leniency L8).
  */
+import { isDeepStrictEqual } from "node:util";
 import type { YamlPath } from "../../yaml/located-yaml";
 import type { ToscaFile } from "../phase2-load/load-documents";
 import type { Problems } from "../problems";
@@ -48,8 +49,15 @@ export interface RequirementDef {
   capability?: string;
   node?: string;
   relationship?: string;
-  /** Lower bound of `occurrences`; TOSCA's default, when the definition gives none, is 1. */
-  minOccurrences: number;
+}
+
+/** One entry of a node type's requirement list, as tosca-parser merges them (`requirementEntries`). */
+export interface RequirementEntry {
+  name: string;
+  /** The definition as written (a map, or a capability name). */
+  def: unknown;
+  /** The type whose `requirements` list holds it. */
+  type: TypeDef;
 }
 
 const INTERFACE_TYPE_KEYS = new Set(["derived_from", "description", "version", "metadata", "inputs", "operations", "notifications"]);
@@ -121,11 +129,34 @@ export class TypeSystem {
         if (!isMap(entry)) continue;
         for (const [name, def] of Object.entries(entry)) {
           const d = isMap(def) ? def : {};
-          const lower = Array.isArray(d.occurrences) ? d.occurrences[0] : undefined;
-          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship), minOccurrences: typeof lower === "number" ? lower : 1 });
+          out.set(name, { name, capability: str(typeof def === "string" ? def : d.capability), node: str(d.node), relationship: str(d.relationship) });
         }
       }
     }
+    return out;
+  }
+
+  /**
+   * A node type's requirement list as tosca-parser builds it (`NodeType.requirements`, that is
+   * `get_value('requirements', parent=True)`): the type's own list as written, then the entries of
+   * each ancestor, nearest first, that are not equal to one already in it. Unlike `requirements`,
+   * a redefinition does not replace the inherited entry unless both are equal: both are kept.
+   */
+  requirementEntries(type: TypeDef): RequirementEntry[] {
+    const key = `requirementEntries\0${type.name}`;
+    const cached = this.mergeCache.get(key) as RequirementEntry[] | undefined;
+    if (cached) return cached;
+    const list: { entry: unknown; type: TypeDef }[] = [];
+    for (const t of this.lineage(type)) {
+      const own = t.raw.requirements;
+      if (!Array.isArray(own)) continue;
+      // An empty list so far is replaced as a whole (tosca-parser's `if value:`), duplicates included.
+      if (list.length === 0) list.push(...own.map((entry) => ({ entry, type: t })));
+      else for (const entry of own) if (!list.some((x) => isDeepStrictEqual(x.entry, entry))) list.push({ entry, type: t });
+    }
+    const out: RequirementEntry[] = [];
+    for (const { entry, type: t } of list) if (isMap(entry)) for (const [name, def] of Object.entries(entry)) out.push({ name, def, type: t });
+    this.mergeCache.set(key, out);
     return out;
   }
 

@@ -1,6 +1,8 @@
 /**
  * Node templates: type, properties, capabilities, requirements (targets must exist), artifacts
  * (short or full notation) and interface operations (implementations must name an artifact).
+ * How many times a template gives each requirement is checked for the entry file's templates only,
+ * once every file is read: check-occurrences.ts.
  */
 import { posix } from "node:path";
 import { isMap, type TypeSystem } from "../phase3-types/type-system";
@@ -36,7 +38,6 @@ export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTe
   // nodes lack most parts, and a large VNFD has thousands of nodes.
   const capabilities = checkCapabilities(raw.capabilities, typeName, type, ctx, path);
   const requirements = readRequirements(raw.requirements, types, type, typeName, ctx, path);
-  checkOccurrences(requirements, types, type, typeName, ctx, path);
   const artifacts = readArtifacts(raw.artifacts, types, ctx, path);
   const interfaces = readInterfaces(raw.interfaces, types, type, ctx, path, artifacts);
   return { name, typeName, type, properties, capabilities, requirements, artifacts, interfaces };
@@ -93,21 +94,6 @@ function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<Nod
     out.push({ name, node: target, index });
   });
   return out;
-}
-
-/**
- * Requirements a template must assign: tosca-parser 2.13 and later (so today's Tacker) refuse a
- * template that assigns fewer than the definition's `occurrences` lower bound, 1 when the type
- * gives none; Tacker's samples add `occurrences: [0, 1]` to their VNF types for this reason.
- * L21: tolerated (an error with --strict) because earlier tosca-parsers accepted it and the
- * kubernetes and private registry packages this project deploys rely on that.
- */
-function checkOccurrences(given: RequirementAssignment[], types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, typeName: string, ctx: ValueContext, node: (string | number)[]): void {
-  for (const def of types.requirements(type).values()) {
-    const count = given.filter((r) => r.name === def.name).length;
-    if (count >= def.minOccurrences) continue;
-    ctx.problems.tolerated("L21", "TEMPLATE_REQUIREMENT_OCCURRENCES", `requirement \`${def.name}\` of node type \`${typeName}\` must be assigned at least ${def.minOccurrences} time(s)${def.minOccurrences === 1 ? " (no `occurrences` in its definition: TOSCA's default [1, 1])" : ""}, found ${count}; tosca-parser ≥ 2.13 refuses this`, ctx.file, [...node, "requirements"]);
-  }
 }
 
 function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, node: (string | number)[]): ReadonlyMap<string, ArtifactAssignment> {
