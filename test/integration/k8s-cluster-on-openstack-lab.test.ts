@@ -18,12 +18,12 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubernetesPackage } from "../fixtures/kubernetes-package";
 import { canary, openLocalStack, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
-const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
 const CLUSTER = {
   kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1",
   etcd_client_package_version: "3.4.23-4+b6", sandbox_image: "192.168.246.10:5000/pause:3.9",
@@ -219,7 +219,7 @@ beforeAll(() => {
   labEnv = labUp();
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "it-k8s", "-f", path.join(work, "id_ed25519")]);
   // The package as an operator ships it, with its Helm installation script (helm_installation_script_path).
-  cpSync(PACKAGE, path.join(work, "package"), { recursive: true });
+  cpSync(kubernetesPackage(), path.join(work, "package"), { recursive: true });
   cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Scripts"), path.join(work, "package/Scripts"), { recursive: true });
 }, 1_800_000);
 

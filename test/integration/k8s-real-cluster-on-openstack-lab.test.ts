@@ -23,12 +23,12 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
+import { kubernetesPackage } from "../fixtures/kubernetes-package";
 import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
-const PACKAGE = path.join(ROOT, "../shared/vnf-packages/kubernetes_vnf_package");
 const NODE_IMAGE = "Image for kubernetes node";
 const NODES = path.join(ROOT, "lab/nodes");
 const VNF = "k8sr";
@@ -210,7 +210,7 @@ beforeAll(async () => {
   labEnv = labUp();
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "it-k8sr", "-f", path.join(work, "id_ed25519")]);
   // The package as the operator's site has it: its VDUs on the site's Kubernetes node image.
-  cpSync(PACKAGE, path.join(work, "package"), { recursive: true });
+  cpSync(kubernetesPackage(), path.join(work, "package"), { recursive: true });
   for (const flavour of ["simple", "complex"]) {
     const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
     writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
