@@ -1,6 +1,6 @@
 /**
- * A real Kubernetes cluster (issue 20): K8sCluster (nfv:k8s:Cluster) flavour `simple` of
- * kubernetes_vnf_package (1 master behind the VIP, 2 workers) on the lab OpenStack, whose VM hosts
+ * A real Kubernetes cluster (issue 20): K8sCluster (nfv:k8s:Cluster) flavours `simple` (1 master
+ * behind the VIP, 2 workers) and `complex` of kubernetes_vnf_package on the lab OpenStack, whose VM hosts
  * are Kubernetes-capable nodes (image property nfv_lab_node=kubernetes: lab/nodes, systemd as PID 1
  * with containerd, runc and kubelet). The mgmt/k8s scripts run as they would on Ubuntu VMs: the
  * pinned packages are found installed (the node image has them, as a golden image would), then real
@@ -9,8 +9,12 @@
  * pause image and the pod network from source (lab/nodes/k8s-images) and pushes them to it, as an
  * operator of an air-gapped site does, then the cluster is added to the stack. Then a CNF of
  * test_cnf through the cluster's VIM (real nginx containers from the registry VNF, its NodePort
- * Service answering another VM host, scale, pod heal, removal), and `nfv scale` out and in of the
- * worker aspect, with a workload on the new worker rescheduled by the drain.
+ * Service answering another VM host, scale, pod heal, removal), `nfv scale` out and in of the
+ * worker aspect, with a workload on the new worker rescheduled by the drain, and a worker heal.
+ * Then the simple cluster leaves the stack and the `complex` flavour comes up on the same registry
+ * VNF: 3 masters behind the VIP (keepalived's VRRP between the masters' hosts, HAProxy on each),
+ * real etcd, the site's proxy and HTTPS registry; the VIP moves when its holder's keepalived stops;
+ * a master heal (etcd member removed and added again) and a whole-cluster heal.
  *
  * No recording stand-in is on any VM host's PATH (checked). What is still not real: each VM is a
  * set of namespaces sharing this machine's kernel (lab/README.md).
