@@ -145,6 +145,61 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
   });
 
+  /**
+   * Tacker's test_cnf_multi_ns (tacker-corpus) in a stack of its own on the same API server: its
+   * Namespaces made, each Deployment in the namespace Tacker puts it (tacker-notes, translators/
+   * kubernetes/namespace.ts): vdu1 in the one its manifest names, vdu2 (naming none) in the VIM's;
+   * with additionalParams.namespace, both there.
+   */
+  describe("a CNF over several namespaces (test_cnf_multi_ns)", () => {
+    const MULTI_NS = path.join(ROOT, "../shared/vnf-packages/tacker-corpus/packages/etsi_test_cnf_multi_ns");
+    const MNS_STACK = "it-cnf-multi-ns";
+    let mns: Stack;
+    let work = "";
+    /** Each Deployment of the CNF as namespace/name, with its available replicas. */
+    const deployments = () => kubectl("get", "deployments", "--all-namespaces", "-l", "tacker_vnf_instance_id", "-o", "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}={.status.availableReplicas}{\"\\n\"}{end}").split("\n").filter(Boolean).sort();
+    const namespaces = () => kubectl("get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter((n) => n.startsWith("multi-namespace")).sort();
+    async function instantiate(additionalParams: Record<string, unknown>): Promise<void> {
+      const request = path.join(work, "request.json");
+      writeFileSync(request, JSON.stringify({
+        flavourId: "simple",
+        additionalParams: { "lcm-kubernetes-def-files": ["namespace01.yaml", "namespace02.yaml", "deployment_has_namespace.yaml", "deployment_no_namespace.yaml"].map((f) => `Files/kubernetes/${f}`), ...additionalParams },
+      }));
+      await mns.setConfig("pulumi-nfv:vnfs.mns.instantiate_request", { value: request }, true);
+      expect((await mns.up({ color: "never" })).summary.result).toBe("succeeded");
+    }
+    beforeAll(async () => {
+      work = mkdtempSync(path.join(tmpdir(), "nfv-it-mns-"));
+      mns = await openTestStack(local, MNS_STACK);
+      await mns.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
+      await mns.setConfig("pulumi-nfv:vnfs.mns.vim", { value: "lab" }, true);
+      await mns.setConfig("pulumi-nfv:vnfs.mns.package", { value: MULTI_NS }, true);
+    }, 600_000);
+    afterAll(async () => {
+      await mns?.destroy({ color: "never" }).catch(() => undefined);
+      await mns?.workspace.removeStack(MNS_STACK).catch(() => undefined);
+      rmSync(path.join(ROOT, `stacks/Pulumi.${MNS_STACK}.yaml`), { force: true });
+      if (work) rmSync(work, { recursive: true, force: true });
+    }, 600_000);
+
+    it("up: its two Namespaces; vdu1 Available in multi-namespace02 (its manifest's), vdu2 in the VIM's namespace", async () => {
+      await instantiate({});
+      expect(namespaces()).toEqual(["multi-namespace01", "multi-namespace02"]);
+      await until("both Deployments Available", () => deployments().join(" ") === "default/vdu2=1 multi-namespace02/vdu1=1");
+    });
+
+    it("with additionalParams.namespace multi-namespace01: both Deployments move there", async () => {
+      await instantiate({ namespace: "multi-namespace01" });
+      await until("both Deployments Available in multi-namespace01", () => deployments().join(" ") === "multi-namespace01/vdu1=1 multi-namespace01/vdu2=1");
+    });
+
+    it("destroy leaves none of its Deployments or Namespaces", async () => {
+      await mns.destroy({ color: "never" });
+      expect(deployments()).toEqual([]);
+      await until("its Namespaces gone", () => namespaces().length === 0);
+    });
+  });
+
   describe("VIM variants on the same API server", () => {
     const SECRET_KEYS = ["bearer_token", "extra.helm_info"];
     async function useVim(vim: Record<string, string>): Promise<void> {
