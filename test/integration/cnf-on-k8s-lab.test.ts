@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canary, openLocalStack, openTestStack, ROOT, runNfv, setSecretConfig, type LocalStack } from "./harness";
+import { canary, openLocalStack, openTestStack, removeTestStack, ROOT, runNfv, setSecretConfig, type LocalStack } from "./harness";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 import { labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 
@@ -72,9 +72,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
   }, 600_000);
 
   afterAll(async () => {
-    await stack?.destroy({ color: "never" }).catch(() => undefined);
-    await stack?.workspace.removeStack(STACK).catch(() => undefined);
-    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
+    await removeTestStack(stack);
     if (webPackage) rmSync(webPackage, { recursive: true, force: true });
     local?.dispose();
     if (vimConfig) k8sLabDown("cnf-on-k8s-lab");
@@ -176,9 +174,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       await mns.setConfig("pulumi-nfv:vnfs.mns.package", { value: MULTI_NS }, true);
     }, 600_000);
     afterAll(async () => {
-      await mns?.destroy({ color: "never" }).catch(() => undefined);
-      await mns?.workspace.removeStack(MNS_STACK).catch(() => undefined);
-      rmSync(path.join(ROOT, `stacks/Pulumi.${MNS_STACK}.yaml`), { force: true });
+      await removeTestStack(mns);
       if (work) rmSync(work, { recursive: true, force: true });
     }, 600_000);
 

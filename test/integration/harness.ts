@@ -61,6 +61,14 @@ export function openTestStack(local: LocalStack, stackName: string): Promise<Sta
   return LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: local.env, pulumiCommand: local.stack.workspace.pulumiCommand });
 }
 
+/** The end of a test stack: destroyed, removed from the backend, its config file gone (best effort: teardown). */
+export async function removeTestStack(stack: Stack | undefined): Promise<void> {
+  if (!stack) return;
+  await stack.destroy({ color: "never" }).catch(() => undefined);
+  await stack.workspace.removeStack(stack.name).catch(() => undefined);
+  rmSync(path.join(ROOT, `stacks/Pulumi.${stack.name}.yaml`), { force: true });
+}
+
 /**
  * A test's `stacks/Pulumi.it-*.yaml` left by a run that was killed before its cleanup would merge
  * that run's config into this one (a second cluster, a stale path): a test stack starts without one.
