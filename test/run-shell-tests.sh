@@ -28,9 +28,15 @@ run_shellcheck() {
 }
 
 # The TAP stream is kept for the closing "N passed, N failed" line (test/tools/summarize.mjs).
+# NFV_BATS_DEFERRED: bats files (names, space-separated) left out here because the caller runs them
+# later, once what they need is built (test/run-all: the lab node files after its background build).
 run_bats() {
+  local files=() f
   mkdir -p .test-results
-  bats --tap test/bats | tee .test-results/shell.tap
+  for f in test/bats/*.bats; do
+    [[ " ${NFV_BATS_DEFERRED:-} " == *" $(basename "$f") "* ]] || files+=("$f")
+  done
+  bats --tap "${files[@]}" | tee .test-results/shell.tap
 }
 
 main() {

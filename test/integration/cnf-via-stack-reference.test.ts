@@ -5,11 +5,10 @@
  * real `pulumi up`, and never holds the token in plain text. Runs when the lab binaries are cached,
  * like test/integration/cnf-on-k8s-lab; otherwise skipped.
  */
-import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLocalStack, openTestStack, outputIsSecretInState, ROOT, runNfv, storedState, type LocalStack } from "./harness";
+import { openLocalStack, openTestStack, outputIsSecretInState, removeTestStack, ROOT, runNfv, storedState, type LocalStack } from "./harness";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 
 const PRODUCER = "it-vim-producer";
@@ -36,11 +35,7 @@ describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack
   }, 600_000);
 
   afterAll(async () => {
-    for (const [stack, name] of [[consumer, CONSUMER], [producer, PRODUCER]] as const) {
-      await stack?.destroy({ color: "never" }).catch(() => undefined);
-      await stack?.workspace.removeStack(name).catch(() => undefined);
-      rmSync(path.join(ROOT, `stacks/Pulumi.${name}.yaml`), { force: true });
-    }
+    for (const stack of [consumer, producer]) await removeTestStack(stack);
     local?.dispose();
     if (vimConfig) k8sLabDown("cnf-via-stack-reference");
   }, 600_000);

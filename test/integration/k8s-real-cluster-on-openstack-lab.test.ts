@@ -1,6 +1,6 @@
 /**
  * A real Kubernetes cluster (issue 20): K8sCluster (nfv:k8s:Cluster) flavours `simple` (1 master
- * behind the VIP, 2 workers) and `complex` of kubernetes_vnf_package on the lab OpenStack, whose VM hosts
+ * behind the VIP, 2 workers), `podaffinity` and `complex` of kubernetes_vnf_package on the lab OpenStack, whose VM hosts
  * are Kubernetes-capable nodes (image property nfv_lab_node=kubernetes: lab/nodes, systemd as PID 1
  * with containerd, runc and kubelet). The mgmt/k8s scripts run as they would on Ubuntu VMs: the
  * pinned packages are found installed (the node image has them, as a golden image would), then real
@@ -11,8 +11,11 @@
  * test_cnf through the cluster's VIM (real nginx containers from the registry VNF, its NodePort
  * Service answering another VM host, scale, pod heal, removal), `nfv scale` out and in of the
  * worker aspect, with a workload on the new worker rescheduled by the drain, and a worker heal.
- * Then the simple cluster leaves the stack and the `complex` flavour comes up on the same registry
- * VNF: 3 masters behind the VIP (keepalived's VRRP between the masters' hosts, HAProxy on each),
+ * Then the simple cluster leaves the stack and the `podaffinity` flavour comes up on the same
+ * registry VNF: a server group per role (the masters' soft, the workers' hard anti-affinity,
+ * on the lab's two compute hosts), each worker labelled with the compute host Nova put it on
+ * (Tacker's CIS-node), which a pod anti-affinity spreads a Deployment over; a worker heal labels the
+ * new server again. It leaves the stack in turn and the `complex` flavour comes up: 3 masters behind the VIP (keepalived's VRRP between the masters' hosts, HAProxy on each),
  * real etcd, the site's proxy and HTTPS registry; the VIP moves when its holder's keepalived stops;
  * a master heal (etcd member removed and added again) and a whole-cluster heal.
  *
@@ -215,7 +218,7 @@ beforeAll(async () => {
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "it-k8sr", "-f", path.join(work, "id_ed25519")]);
   // The package as the operator's site has it: its VDUs on the site's Kubernetes node image.
   cpSync(kubernetesPackage(), path.join(work, "package"), { recursive: true });
-  for (const flavour of ["simple", "complex"]) {
+  for (const flavour of ["simple", "podaffinity", "complex"]) {
     const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
     writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
   }
@@ -288,6 +291,7 @@ async function useKubeconfig(vimName: string): Promise<void> {
 
 afterAll(async () => {
   console.log(`timings (s): ${JSON.stringify(timings)}`);
+  console.log(`Nova group-race heals: ${novaGroupRaceHeals.length} ${JSON.stringify(novaGroupRaceHeals)}`);
   if (stack) await stack.destroy({ color: "never" }).catch((e) => console.log(`destroy: ${String(e)}`));
   await stack?.workspace.removeStack("it-k8s-real").catch(() => undefined);
   rmSync(path.join(ROOT, "stacks/Pulumi.it-k8s-real.yaml"), { force: true });
@@ -438,8 +442,7 @@ function sleepers(): { name: string; node: string; phase: string }[] {
 }
 
 async function scale(type: "out" | "in"): Promise<void> {
-  const r = await timed(`scale ${type}`, () => runNfv(local!.env, ["scale", "--stack", "it-k8s-real", "--vnf", VNF, "--aspect", "worker_instance", "--steps", "1", "--type", type]));
-  if (r.code !== 0) throw new Error(r.out);
+  await timed(`scale ${type}`, () => nfv("scale", "--vnf", VNF, "--aspect", "worker_instance", "--steps", "1", "--type", type));
 }
 
 describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real cluster, a workload rescheduled", () => {
@@ -493,8 +496,7 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
     const name = `${VNF}-workernode-1`;
     const before = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-1`)!;
     const uidBefore = nodeList().find((n) => n.metadata.name === name)!.metadata.uid;
-    const r = await timed("worker heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", VNF, "--vnfc", "workerNode-1"]));
-    if (r.code !== 0) throw new Error(r.out);
+    await timed("worker heal", () => nfv("heal", "--vnf", VNF, "--vnfc", "workerNode-1"));
     const after = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-1`)!;
     expect(after.ID).not.toBe(before.ID);
     const nodes = await allReady([`${VNF}-masternode-0`, `${VNF}-workernode-0`, name]);
@@ -508,17 +510,146 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
   });
 });
 
+/** The podaffinity flavour's VNF: 3 masters behind the VIP in a soft anti-affinity server group, 2 workers in a hard one. */
+const PA = "k8sp";
+const PA_VIM = "kubernetes_podaffinity_vim";
+const PA_NODES = ["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0", "workerNode-1"].map((v) => `${PA}-${v.toLowerCase()}`);
+const paServer = (vnfc: string) => servers(PA).find((s) => s.Name === `${PA}-vnf-${vnfc}`)!;
+interface Placement { "OS-EXT-SRV-ATTR:host": string; "OS-EXT-AZ:availability_zone": string }
+const placement = (s: Server) => os<Placement>("server", "show", s.ID);
+const serverGroups = (prefix: string) => os<{ ID: string; Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith(`${prefix}-`));
+
+/**
+ * Two servers of a hard anti-affinity group booted at the same moment can both be placed on one of
+ * the lab's two compute hosts; Nova's late check on the host then reschedules one, with no alternate
+ * host left, and it ends in ERROR (about 1 `up` in 6). An operator heals that VNFC: so does this
+ * `up`, by replacing that server, and counts it.
+ */
+const NOVA_GROUP_RACE = /creating (urn:pulumi:\S+?openstack:compute\/instance:Instance::\S+?): 1 error occurred:\s+\* Error waiting for instance \(\S+\) to become ready: unexpected state 'ERROR'/;
+const novaGroupRaceHeals: string[] = [];
+async function upHealingGroupRace(label: string): Promise<void> {
+  await timed(label, async () => {
+    for (let replace: string[] | undefined, attempt = 0; ; attempt++) {
+      try {
+        await stack.up({ color: "never", replace });
+        return;
+      } catch (e) {
+        const errored = NOVA_GROUP_RACE.exec(String((e as Error).message));
+        if (attempt >= 2 || !errored) throw e;
+        novaGroupRaceHeals.push(`${label}: ${errored[1]}`);
+        const kept = (await stack.exportStack()).deployment.resources.some((r: { urn: string }) => r.urn === errored[1]);
+        replace = kept ? [errored[1]] : undefined;
+      }
+    }
+  });
+}
+
+/** The pods of the `spread` Deployment (one per CIS-node value): name, node, phase. */
+const spreadPods = () => pods(["-l", "app=spread"]);
+/** Until both replicas of `spread` run, on two different workers. */
+const spreadOverWorkers = () => until("a spread pod Running on each worker", 300, () => {
+  const p = spreadPods();
+  return p.length === 2 && p.every((x) => x.phase === "Running") && new Set(p.map((x) => x.node)).size === 2 && p;
+});
+
+/**
+ * Removes a cluster from the stack by an `up` of its own (an `up` that also adds the next cluster
+ * would delete only at its end, with both clusters' nodes on the lab's two cores meanwhile), then
+ * checks that nothing of it is left: server, port, server group, VM host, lab node, cgroup, netns.
+ */
+async function removeCluster(vnf: string, label: string): Promise<void> {
+  const ids = servers(vnf).map((s) => s.ID);
+  const cgroups = nodeCgroups(ids);
+  expect(cgroups.length).toBeGreaterThan(0);
+  await stack.removeConfig(`pulumi-nfv:vnfs.${vnf}`, true);
+  await timed(label, () => stack.up({ color: "never" }));
+  expect(servers(vnf)).toEqual([]);
+  expect(ports(vnf)).toEqual([]);
+  expect(serverGroups(vnf)).toEqual([]);
+  await until(`nothing of ${vnf}'s VM hosts left`, 120, () => leftovers(ids, cgroups).length === 0);
+  // The package's VDUs have no block storage: no volume to look for.
+}
+
 describe.skipIf(!enabled)("the simple cluster removed from the stack", () => {
-  it("leaves no server or port of it, and no VM host, lab node, cgroup or network namespace", async () => {
-    const ids = servers(VNF).map((s) => s.ID);
-    const cgroups = nodeCgroups(ids);
-    expect(cgroups.length).toBeGreaterThan(0);
-    await stack.removeConfig(`pulumi-nfv:vnfs.${VNF}`, true);
-    await timed("cluster removed", () => stack.up({ color: "never" }));
-    expect(servers(VNF)).toEqual([]);
-    expect(ports(VNF)).toEqual([]);
-    await until("nothing of its VM hosts left", 120, () => leftovers(ids, cgroups).length === 0);
-    // The package's VDUs have no block storage: no volume to look for.
+  it("leaves no server, port or server group of it, and no VM host, lab node, cgroup or network namespace", async () => {
+    await removeCluster(VNF, "cluster removed");
+  });
+});
+
+describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server groups, workers labelled with their compute host", () => {
+  it("up: 5 nodes Ready on real nodes, every image from the registry VNF", async () => {
+    await addCluster(PA, clusterRequest("podaffinity_request.json", PA_VIM));
+    // The lab has two compute hosts: three masters fit only a soft policy; the two workers keep Tacker's hard one.
+    await set(`vnfs.${PA}.cluster.master_server_group`, "soft-anti-affinity");
+    await upHealingGroupRace("podaffinity up");
+    await useKubeconfig(PA_VIM);
+    await allReady(PA_NODES);
+    const ours = servers(PA);
+    for (const s of ours) {
+      expectRealNode(s);
+      const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
+      expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+    }
+    logMemory(ours);
+  });
+
+  it("a server group per role through the API with its members; the workers on different compute hosts, each labelled with its own host and zone; the masters not", () => {
+    const groups = serverGroups(PA);
+    const show = (name: string) => os<{ policy?: string; policies?: string | string[]; members: string | string[] }>("server", "group", "show", groups.find((g) => g.Name === name)!.ID);
+    // The client prints lists as lists or as "a, b" depending on its version.
+    const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : String(v ?? "").split(/,\s*/).filter(Boolean)).sort();
+    const policy = (name: string) => { const g = show(name); return g.policy ?? list(g.policies).join(","); };
+    expect(groups.map((g) => g.Name).sort()).toEqual([`${PA}-vnf-masterNode_server_group`, `${PA}-vnf-workerNode_server_group`]);
+    expect([policy(`${PA}-vnf-masterNode_server_group`), policy(`${PA}-vnf-workerNode_server_group`)]).toEqual(["soft-anti-affinity", "anti-affinity"]);
+    expect(list(show(`${PA}-vnf-workerNode_server_group`).members)).toEqual(["workerNode-0", "workerNode-1"].map((w) => paServer(w).ID).sort());
+    expect(list(show(`${PA}-vnf-masterNode_server_group`).members)).toEqual(["masterNode-0", "masterNode-1", "masterNode-2"].map((m) => paServer(m).ID).sort());
+    const [w0, w1] = ["workerNode-0", "workerNode-1"].map((w) => placement(paServer(w)));
+    expect(w0["OS-EXT-SRV-ATTR:host"]).not.toBe(w1["OS-EXT-SRV-ATTR:host"]);
+    const labels = Object.fromEntries(nodeList().map((n) => [n.metadata.name, n.metadata.labels]));
+    // The lab VIM's user has the admin role in its project (as a Tacker VIM's user has): Nova shows it the host's name.
+    for (const [w, p] of [["workerNode-0", w0], ["workerNode-1", w1]] as const) {
+      const l = labels[`${PA}-${w.toLowerCase()}`];
+      expect([l["CIS-node"], l["topology.kubernetes.io/zone"]], w).toEqual([p["OS-EXT-SRV-ATTR:host"], p["OS-EXT-AZ:availability_zone"]]);
+    }
+    for (const m of PA_NODES.slice(0, 3)) expect(labels[m]["CIS-node"], m).toBeUndefined();
+  });
+
+  it("a Deployment with a required pod anti-affinity on CIS-node (what the labels are for) runs one pod on each worker", async () => {
+    const manifest = {
+      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "spread", namespace: "default" },
+      spec: {
+        replicas: 2, selector: { matchLabels: { app: "spread" } },
+        template: {
+          metadata: { labels: { app: "spread" } },
+          spec: {
+            terminationGracePeriodSeconds: 1,
+            affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "CIS-node", labelSelector: { matchLabels: { app: "spread" } } }] } },
+            containers: [{ name: "spread", image: podnetImage, command: ["sleep", "infinity"] }],
+          },
+        },
+      },
+    };
+    writeFileSync(path.join(work, "spread.json"), JSON.stringify(manifest));
+    kubectl("apply", "-f", path.join(work, "spread.json"));
+    const p = await spreadOverWorkers();
+    expect(p.map((x) => x.node).sort()).toEqual(PA_NODES.slice(3));
+  });
+
+  it("nfv heal --vnfc workerNode-0: a new server, labelled again with the host Nova put it on; the spread pod runs on it again", async () => {
+    const before = paServer("workerNode-0").ID;
+    await timed("podaffinity worker heal", () => nfv("heal", "--vnf", PA, "--vnfc", "workerNode-0"));
+    expect(paServer("workerNode-0").ID).not.toBe(before);
+    await allReady(PA_NODES);
+    const [w0, w1] = ["workerNode-0", "workerNode-1"].map((w) => placement(paServer(w)));
+    expect(w0["OS-EXT-SRV-ATTR:host"]).not.toBe(w1["OS-EXT-SRV-ATTR:host"]);
+    const labels = Object.fromEntries(nodeList().map((n) => [n.metadata.name, n.metadata.labels]));
+    expect(labels[`${PA}-workernode-0`]["CIS-node"]).toBe(w0["OS-EXT-SRV-ATTR:host"]);
+    expect(labels[`${PA}-workernode-1`]["CIS-node"]).toBe(w1["OS-EXT-SRV-ATTR:host"]);
+    expect((await spreadOverWorkers()).map((x) => x.node).sort()).toEqual(PA_NODES.slice(3));
+  });
+
+  it("removed from the stack: no server, port or server group of it, no VM host, lab node, cgroup or network namespace", async () => {
+    await removeCluster(PA, "podaffinity removed");
   });
 });
 
@@ -623,8 +754,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
 
   it("nfv heal --vnfc masterNode-1: its etcd member removed, a new server rejoins; 3 healthy members, HAProxy over 3 again", async () => {
     const before = haServer("masterNode-1");
-    const r = await timed("master heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA, "--vnfc", "masterNode-1"]));
-    if (r.code !== 0) throw new Error(r.out);
+    await timed("master heal", () => nfv("heal", "--vnf", HA, "--vnfc", "masterNode-1"));
     listHaServers();
     expect(haServer("masterNode-1").ID).not.toBe(before.ID);
     await allReady(HA_NODES);
@@ -635,8 +765,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
   it("nfv heal of the whole VNF: every server new, a new cluster (a new CA in the VIM), 5 nodes Ready, 3 healthy members", async () => {
     const before = Object.fromEntries(haServers.map((s) => [s.Name, s.ID]));
     const caBefore = /certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1];
-    const r = await timed("complex whole heal", () => runNfv(local!.env, ["heal", "--stack", "it-k8s-real", "--vnf", HA]));
-    if (r.code !== 0) throw new Error(r.out);
+    await timed("complex whole heal", () => nfv("heal", "--vnf", HA));
     const after = listHaServers();
     expect(after.map((s) => s.Name).sort()).toEqual(Object.keys(before).sort());
     for (const s of after) expect(s.ID, s.Name).not.toBe(before[s.Name]);

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canary, openLocalStack, registerPrivateKeyFile, ROOT, runNfv, scanLogsNow, setSecretConfig, watchLogDir, type LocalStack } from "./harness";
+import { canary, openLocalStack, registerPrivateKeyFile, removeTestStack, ROOT, runNfv, scanLogsNow, setSecretConfig, watchLogDir, type LocalStack } from "./harness";
 import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const HOST = "itreg";
@@ -68,9 +68,7 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
   }, 120_000);
 
   afterAll(async () => {
-    await local?.stack.destroy({ color: "never" }).catch(() => undefined);
-    await local?.stack.workspace.removeStack(STACK).catch(() => undefined);
-    rmSync(path.join(ROOT, `stacks/Pulumi.${STACK}.yaml`), { force: true });
+    await removeTestStack(local?.stack);
     local?.dispose();
     scanLogsNow();
     execFileSync(HOSTS, ["down", HOST], { stdio: "inherit" });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { openLocalStack, registerPrivateKeyFile, ROOT, type LocalStack } from "../harness";
+import { openLocalStack, registerPrivateKeyFile, removeTestStack, type LocalStack } from "../harness";
 import { labUp, type LabFacts } from "./openstack";
 
 export interface LabStack {
@@ -46,9 +46,7 @@ export async function openLabStack(name: string, opts: { magnum?: boolean } = {}
       await set(`vnfs.${vnf}.ssh.public_key_file`, `${key}.pub`);
     },
     async close() {
-      await stack.destroy({ color: "never" }).catch(() => undefined);
-      await stack.workspace.removeStack(name).catch(() => undefined);
-      rmSync(path.join(ROOT, `stacks/Pulumi.${name}.yaml`), { force: true });
+      await removeTestStack(stack);
       local.dispose();
       rmSync(work, { recursive: true, force: true });
     },
