@@ -26,8 +26,11 @@ export interface RegistryVnfArgs {
   flavours: Flavour[];
   /** The InstantiateVnfRequest (the seed's `private_registry_param_file.json` as it is). */
   request: InstantiateVnfRequest;
-  /** `OpenStackVim.provider`. */
-  provider: openstack.Provider;
+  /**
+   * `OpenStackVim.provider`, for the VmVnf and everything in it. Without it, the `openstack`
+   * provider of the PrivateRegistry's `opts.providers` (or `opts.provider`), as in `VmVnfArgs.provider`.
+   */
+  provider?: openstack.Provider;
   /** The package as read (`openPackage(path).source`, a directory or a zip): `image_path` and image upload read through it. */
   packageSource?: PackageSource;
   /** Package root directory, when no `packageSource` is given. */
