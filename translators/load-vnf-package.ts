@@ -58,7 +58,7 @@ export async function loadVnfPackage(packagePath: string, request?: string | Ins
   const flavourId = options.flavourId ?? changed?.flavourId ?? model.flavours[0]?.id;
   if (flavourId === undefined) return loaded;
   const planned = planComponentGraph(model, flavourId, changed);
-  diagnostics.push(...planned.diagnostics.map((d) => ({ ...d, file: d.file ?? requestFile })));
+  diagnostics.push(...planned.diagnostics.map((d) => (d.file === undefined && requestFile !== undefined ? { ...d, file: requestFile } : d)));
   if (!planned.graph) return loaded;
   const root = planned.graph.nodes.find((n) => n.kind === "component");
   return { ...loaded, graph: planned.graph, ...(root?.kind === "component" ? { component: root.component } : {}) };
