@@ -8,14 +8,13 @@ import { ContainerizedVnf } from "../components/cnf";
 import { K8sCluster, MagnumCluster } from "../components/k8s-cluster";
 import { HOST_VNFC, PrivateRegistry, type RegistryConnectionInfo } from "../components/registry";
 import type { LcmOperation } from "../components/vnf/plan";
-import { KubernetesVim, OpenStackVim, type TackerVimRecord } from "../components/vim";
+import { KubernetesVim, OpenStackVim, vimFromSpec, type TackerVimRecord } from "../components/vim";
 import { VmVnf } from "../components/vnf";
 import { formatDiagnostic } from "../translators/diagnostics";
 import { manifestReader } from "../translators/kubernetes/manifests";
 import type { InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
-import type { VimSpec } from "../translators/tacker/vim-config";
 import type { VnfModel } from "../translators/tosca/model";
-import { findProjectRoot, loadStackFile, PROJECT, type VimEntry } from "./config";
+import { findProjectRoot, loadStackFile, PROJECT } from "./config";
 import { referencedKubernetesVim } from "./referenced-vim";
 import { loadStackSettings } from "./settings";
 import type { PreparedVnf, SshLogin } from "./vnfs";
@@ -42,7 +41,8 @@ export async function deployStack(): Promise<StackOutputs> {
   const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
-    const vim = entry.spec ? registerVim(entry, entry.spec) : await referencedKubernetesVim(entry.name, entry.stackReference!);
+    // Credentials become secrets in vimFromSpec, the moment they leave the config.
+    const vim = entry.spec ? vimFromSpec(entry.name, entry.spec, { renderYamlToDirectory: entry.renderYamlToDirectory }) : await referencedKubernetesVim(entry.name, entry.stackReference!);
     vims.set(entry.name, vim);
     outputs.vims[entry.name] = vim.vimRecord;
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
@@ -79,36 +79,6 @@ export async function deployStack(): Promise<StackOutputs> {
     outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
   }
   return outputs;
-}
-
-/** Credentials become secrets here, the moment they leave the config. */
-function registerVim(entry: VimEntry, spec: VimSpec): KubernetesVim | OpenStackVim {
-  const secret = (v: string | undefined) => (v === undefined ? undefined : pulumi.secret(v));
-  if (spec.type === "openstack") {
-    return new OpenStackVim(entry.name, {
-      authUrl: spec.authUrl,
-      username: spec.username,
-      password: pulumi.secret(spec.password),
-      projectName: spec.projectName,
-      projectDomainName: spec.projectDomainName,
-      userDomainName: spec.userDomainName,
-      certVerify: spec.certVerify,
-      region: spec.region,
-      caCert: secret(spec.caCert),
-    });
-  }
-  return new KubernetesVim(entry.name, {
-    authUrl: spec.authUrl,
-    bearerToken: secret(spec.bearerToken),
-    username: spec.username,
-    password: secret(spec.password),
-    sslCaCert: spec.sslCaCert === null ? null : pulumi.secret(spec.sslCaCert),
-    clientCertificate: secret(spec.clientCertificate),
-    clientKey: secret(spec.clientKey),
-    projectName: spec.projectName,
-    extra: spec.extra,
-    renderYamlToDirectory: entry.renderYamlToDirectory,
-  });
 }
 
 /** The VDUs of the request's flavour that have the SSH CP. */

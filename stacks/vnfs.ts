@@ -9,12 +9,11 @@ import { isDebianPackageName, isDebianVersion } from "../components/host-files";
 import { checkFile } from "../translators/user-file";
 import { stableUuid } from "../components/stable-id";
 import { DiagnosticBag, type SourceLocation } from "../translators/diagnostics";
-import { planComponentGraph } from "../translators/graph/to-component-graph";
 import type { ComponentKind } from "../translators/graph/types";
-import { applyExtConnChange, readChangeExtConnRequest, readInstantiateRequest, type InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
+import type { InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
+import { loadVnfPackage } from "../translators/load-vnf-package";
 import type { VnfModel } from "../translators/tosca/model";
-import { openPackage, type ReadPackage } from "../translators/tosca/phase1-read/read-package";
-import { translateRead } from "../translators/tosca/translate";
+import type { ReadPackage } from "../translators/tosca/phase1-read/read-package";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
@@ -349,7 +348,7 @@ export interface PreparedVnf {
   request?: InstantiateVnfRequest;
 }
 
-/** Translates each entry's package, reads its request and plans its graph; problems go into `bag`. */
+/** Translates each entry's package, reads its request and plans its graph (`loadVnfPackage`); problems go into `bag`. */
 export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Promise<PreparedVnf[]> {
   const prepared: PreparedVnf[] = [];
   for (const entry of entries) {
@@ -358,24 +357,10 @@ export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Prom
       continue;
     }
     if (!entry.packagePath || !entry.requestPath) continue;
-    const pkg = await openPackage(entry.packagePath);
-    const { model, diagnostics } = translateRead(pkg);
-    bag.add(...diagnostics);
-    const read = readInstantiateRequest(readFileSync(entry.requestPath, "utf8"), entry.requestPath);
-    bag.add(...read.diagnostics);
-    let request = read.request;
-    for (const file of entry.extConnChange?.requestPaths ?? []) {
-      if (!request) break;
-      const change = readChangeExtConnRequest(readFileSync(file, "utf8"), file);
-      bag.add(...change.diagnostics);
-      request = change.request ? applyExtConnChange(request, change.request) : undefined;
-    }
-    if (!model || !request) continue;
-    const planned = planComponentGraph(model, request.flavourId, request);
-    bag.add(...planned.diagnostics.map((d) => ({ ...d, file: d.file ?? entry.requestPath })));
-    const kind = planned.graph?.nodes.find((n) => n.kind === "component");
-    if (kind?.kind !== "component") continue;
-    prepared.push({ entry, component: kind.component, pkg, model, request });
+    const loaded = await loadVnfPackage(entry.packagePath, entry.requestPath, { extConnChanges: entry.extConnChange?.requestPaths });
+    bag.add(...loaded.diagnostics);
+    if (!loaded.model || !loaded.request || !loaded.component) continue;
+    prepared.push({ entry, component: loaded.component, pkg: loaded.pkg, model: loaded.model, request: loaded.request });
   }
   return prepared;
 }

@@ -4,12 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../../translators/diagnostics";
-import { planComponentGraph } from "../../translators/graph/to-component-graph";
 import { renderDot } from "../../translators/graph/render-dot";
 import { renderMermaid } from "../../translators/graph/render-mermaid";
-import type { ComponentGraph } from "../../translators/graph/types";
-import { readInstantiateRequest, type InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
-import { translatePackage } from "../../translators/tosca/translate";
+import { loadVnfPackage } from "../../translators/load-vnf-package";
 import { oneOf, parseArgs, UsageError } from "../args";
 import { diagnosticLines, summary } from "../diagnostics-output";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
@@ -33,30 +30,16 @@ export const command: Command = {
     const { positionals, options } = parseArgs(args, ["flavour", "request", "format"]);
     const format = oneOf(options.get("format"), FORMATS, "json", "format");
     if (positionals.length !== 1) throw new UsageError("expected exactly one package");
-    const { model, diagnostics } = await translatePackage(positionals[0]);
-    let request: InstantiateVnfRequest | undefined;
     const requestFile = options.get("request");
+    // An unreadable --request is a usage error (exit 2), as before it reached the translator.
     if (requestFile !== undefined) {
-      let text: string;
       try {
-        text = readFileSync(requestFile, "utf8");
+        readFileSync(requestFile, "utf8");
       } catch (e) {
         throw new UsageError(`cannot read --request ${requestFile}: ${(e as Error).message}`);
       }
-      const read = readInstantiateRequest(text, requestFile);
-      diagnostics.push(...read.diagnostics);
-      request = read.request;
     }
-    let graph: ComponentGraph | undefined;
-    const requestUnusable = requestFile !== undefined && !request;
-    if (model && !requestUnusable) {
-      const flavourId = options.get("flavour") ?? request?.flavourId ?? model.flavours[0]?.id;
-      if (flavourId !== undefined) {
-        const plan = planComponentGraph(model, flavourId, request);
-        diagnostics.push(...plan.diagnostics);
-        graph = plan.graph;
-      }
-    }
+    const { model, graph, diagnostics } = await loadVnfPackage(positionals[0], requestFile, { flavourId: options.get("flavour") });
     const failed = diagnostics.some((d) => d.severity === "error");
     if (format === "json") io.out(JSON.stringify(translateJson(model, graph, diagnostics), null, 2) + "\n");
     else if (format === "text") io.out((model ? renderText(model, graph) : "") + diagnosticLines(diagnostics) + summary(diagnostics));

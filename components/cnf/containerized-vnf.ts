@@ -17,10 +17,13 @@ import { kubeApi } from "./ops/kube-api";
  */
 export interface ContainerizedVnfArgs {
   /**
-   * The VIM: a `KubernetesVim`, or any object with its provider and namespace. Its `kubeconfig`,
-   * when present, is used to refuse adopting objects of another instance (`refuseAdoption`).
+   * The VIM: a `KubernetesVim`, or any object with its namespace (the provider's default namespace,
+   * where objects that name none land) and, optionally, its provider and kubeconfig. The `provider`
+   * registers every object, whatever `opts.providers` holds; without it, the `kubernetes` provider
+   * of `opts.providers` (or `opts.provider`, or a parent's) does. The `kubeconfig`, when present,
+   * is used to refuse adopting objects of another instance (`refuseAdoption`).
    */
-  vim: { provider: k8s.Provider; namespace: pulumi.Input<string>; kubeconfig?: pulumi.Input<string> };
+  vim: { provider?: k8s.Provider; namespace: pulumi.Input<string>; kubeconfig?: pulumi.Input<string> };
   /** The package, translated (`translatePackage(...).model`): SOL001 or Tacker's legacy format. */
   model: VnfModel;
   /** `InstantiateVnfRequest.flavourId` (`default` for a legacy VNFD). */
@@ -141,7 +144,7 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
 }
 
 /**
- * Options of one child: parent, the VIM's provider, the previous tier as `dependsOn`, and for the
+ * Options of one child: parent, the VIM's provider (undefined: the one of `opts` or of a parent), the previous tier as `dependsOn`, and for the
  * workloads of VDUs, `healGeneration` (0 until the first heal) as `replacementTrigger` (heal of
  * the entire VNF). The trigger is always set: the engine replaces when its value changes, and a
  * trigger that only appears at the first heal would change nothing (seen on the lab API server).
@@ -152,7 +155,7 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
 export function childOptions(
   p: PlannedObject,
   parent: pulumi.Resource,
-  provider: pulumi.ProviderResource,
+  provider: pulumi.ProviderResource | undefined,
   dependsOn: pulumi.Input<pulumi.Resource[]>,
   healGeneration: pulumi.Input<string | number> | undefined,
 ): pulumi.CustomResourceOptions {

@@ -39,8 +39,11 @@ export interface K8sClusterArgs {
   flavours: Flavour[];
   /** Tacker's InstantiateVnfRequest, as it is (e.g. the seed's `private_registry_kubernetes_param_file.json`). */
   request: InstantiateVnfRequest;
-  /** `OpenStackVim.provider`: VMs, ports and the VIP port are created with it. */
-  provider: openstack.Provider;
+  /**
+   * `OpenStackVim.provider`: VMs, ports and the VIP port are created with it. Without it, the
+   * `openstack` provider of `opts.providers` (or `opts.provider`), as in `VmVnfArgs.provider`.
+   */
+  provider?: openstack.Provider;
   /** Pinned versions of what is installed on the nodes. */
   versions: K8sVersions;
   /** The pause image, pinned (e.g. `192.168.246.10:5000/pause:3.9`). */

@@ -15,8 +15,12 @@ import { parseNoProxy, parseProxyUrl } from "../host-files";
 import { KubernetesVim } from "../vim";
 
 export interface MagnumClusterArgs {
-  /** `OpenStackVim.provider`: the template and the cluster are made in its project. */
-  provider: openstack.Provider;
+  /**
+   * `OpenStackVim.provider`: the template and the cluster are made in its project. Without it,
+   * the `openstack` provider of `opts.providers` (or `opts.provider`, or a parent's), else
+   * Pulumi's default provider; an explicit `provider` wins over them.
+   */
+  provider?: openstack.Provider;
   /** Glance image of the COE (e.g. Fedora CoreOS), name or id. */
   image: pulumi.Input<string>;
   /** Number of masters; default 1. An even number gives etcd no better quorum than one less (warned). */

@@ -18,7 +18,6 @@
  * strings carry nothing but script paths.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
@@ -35,8 +34,8 @@ import type { RegistryConnection } from "./params";
 import type { K8sClusterPlan, PlannedNode } from "./plan";
 import { b64, parseKeyValues, registryFields, stdinLines, stdoutOnSuccess, type StdinField } from "./stdin";
 
-/** The scripts, from the sources or next to `dist/` (tsc copies no .sh). */
-export const SCRIPTS_DIR = [path.join(__dirname, "../../mgmt/k8s"), path.join(__dirname, "../../../mgmt/k8s")].find((p) => existsSync(p)) ?? path.join(__dirname, "../../mgmt/k8s");
+/** The node scripts, `mgmt/k8s`: beside the sources, and in `dist/` where the build copies them (tools/copy-host-scripts.mjs). */
+export const SCRIPTS_DIR = path.join(__dirname, "../../mgmt/k8s");
 export const REMOTE_SCRIPTS = `${REMOTE_DIR}/k8s`;
 export const REMOTE_CNI = `${REMOTE_SCRIPTS}/cni.yaml`;
 

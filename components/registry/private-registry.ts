@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import type * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
@@ -12,9 +11,8 @@ import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
 import { HOST_VNFC, PARAM_KEY, readRegistryInstallation, registryStdin, type RegistryInstallation } from "./params";
 
-/** The install script, `mgmt/registry/install-registry.sh` (from the sources, or next to `dist/`: tsc copies no .sh). */
-export const INSTALL_SCRIPT = [path.join(__dirname, "../../mgmt/registry/install-registry.sh"), path.join(__dirname, "../../../mgmt/registry/install-registry.sh")]
-  .find((p) => existsSync(p)) ?? path.join(__dirname, "../../mgmt/registry/install-registry.sh");
+/** The install script, `mgmt/registry/install-registry.sh`: beside the sources, and in `dist/` where the build copies it (tools/copy-host-scripts.mjs). */
+export const INSTALL_SCRIPT = path.join(__dirname, "../../mgmt/registry/install-registry.sh");
 /** Where an `image_path` tarball is copied on the VM. */
 export const REMOTE_IMAGE_TARBALL = `${REMOTE_DIR}/registry-image.tar`;
 /** Storage id of the registry's Cinder volume inside the VmVnf. */
@@ -28,8 +26,11 @@ export interface RegistryVnfArgs {
   flavours: Flavour[];
   /** The InstantiateVnfRequest (the seed's `private_registry_param_file.json` as it is). */
   request: InstantiateVnfRequest;
-  /** `OpenStackVim.provider`. */
-  provider: openstack.Provider;
+  /**
+   * `OpenStackVim.provider`, for the VmVnf and everything in it. Without it, the `openstack`
+   * provider of the PrivateRegistry's `opts.providers` (or `opts.provider`), as in `VmVnfArgs.provider`.
+   */
+  provider?: openstack.Provider;
   /** The package as read (`openPackage(path).source`, a directory or a zip): `image_path` and image upload read through it. */
   packageSource?: PackageSource;
   /** Package root directory, when no `packageSource` is given. */

@@ -18,8 +18,13 @@ export interface VmVnfArgs {
   flavours: Flavour[];
   /** The Tacker InstantiateVnfRequest (param file) as `readInstantiateRequest` returns it. */
   request: InstantiateVnfRequest;
-  /** The VIM's provider (`OpenStackVim.provider`): every child and lookup uses it. */
-  provider: openstack.Provider;
+  /**
+   * The VIM's provider (`OpenStackVim.provider`): every child and lookup uses it, whatever
+   * `opts.providers` holds. Without it, they use the `openstack` provider of `opts.providers` (or
+   * `opts.provider`, or one a parent passes down), as the children of any component do; with
+   * none of these, Pulumi's default provider (the stack's `openstack:*` config).
+   */
+  provider?: openstack.Provider;
   /** Scale level per aspect (stack config); default: the instantiation level's `scale_info`. */
   scaleLevels?: Record<string, number>;
   /** Heal generation per VNFC id (stack config, raised by `nfv heal` through `planHeal`). */
@@ -106,6 +111,7 @@ export class VmVnf extends pulumi.ComponentResource {
     validateHooks(name, plan, args);
     super("nfv:vnf:VmVnf", name, {}, opts);
     this.plan = plan;
+    // Undefined: Pulumi gives each child and lookup the provider of `opts` or of a parent.
     const provider = args.provider;
     const child = (extra: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions => ({ parent: this, provider, ...extra });
     const invokeOpts: pulumi.InvokeOutputOptions = { parent: this, provider };

@@ -1,0 +1,6 @@
+// tsc compiles only the TypeScript. The scripts the components copy to hosts (mgmt/**/*.sh) are
+// copied into dist/mgmt, so that a compiled component finds them at the same relative path as its
+// source does (`../../mgmt/...` from components/<kind>/), in this tree and in the installed package.
+import { cpSync, statSync } from "node:fs";
+
+cpSync("mgmt", "dist/mgmt", { recursive: true, filter: (src) => statSync(src).isDirectory() || src.endsWith(".sh") });
