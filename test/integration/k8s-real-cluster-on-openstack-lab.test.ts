@@ -435,6 +435,22 @@ describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real 
   });
 });
 
+/** A Deployment `name` (pods labelled app=<name>) of `replicas` sleeping containers in podnet's image, placed by `affinity`. */
+function applySleepers(name: string, replicas: number, affinity: object): void {
+  const manifest = {
+    apiVersion: "apps/v1", kind: "Deployment", metadata: { name, namespace: "default" },
+    spec: {
+      replicas, selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { terminationGracePeriodSeconds: 1, affinity, containers: [{ name, image: podnetImage, command: ["sleep", "infinity"] }] },
+      },
+    },
+  };
+  writeFileSync(path.join(work, `${name}.json`), JSON.stringify(manifest));
+  kubectl("apply", "-f", path.join(work, `${name}.json`));
+}
+
 /** The pods of the `sleeper` Deployment: name, node, phase. */
 function sleepers(): { name: string; node: string; phase: string }[] {
   const pods = (JSON.parse(kubectl("get", "pods", "-l", "app=sleeper", "-o", "json")) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[] }).items;
@@ -454,23 +470,8 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
       const n = JSON.parse(kubectl("get", "node", NEW, "-o", "json")) as { status: { conditions: { type: string; status: string }[] } };
       return n.status.conditions.some((c) => c.type === "Ready" && c.status === "True");
     });
-    // A Deployment that prefers the new node (the scheduler places it there), in podnet's image.
-    const manifest = {
-      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "sleeper", namespace: "default" },
-      spec: {
-        replicas: 1, selector: { matchLabels: { app: "sleeper" } },
-        template: {
-          metadata: { labels: { app: "sleeper" } },
-          spec: {
-            terminationGracePeriodSeconds: 1,
-            affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NEW] }] } }] } },
-            containers: [{ name: "sleeper", image: podnetImage, command: ["sleep", "infinity"] }],
-          },
-        },
-      },
-    };
-    writeFileSync(path.join(work, "sleeper.json"), JSON.stringify(manifest));
-    kubectl("apply", "-f", path.join(work, "sleeper.json"));
+    // A Deployment that prefers the new node (the scheduler places it there).
+    applySleepers("sleeper", 1, { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NEW] }] } }] } });
     const [pod] = await until("the workload Running", 300, () => {
       const p = sleepers();
       return p.length === 1 && p[0].phase === "Running" && p;
@@ -615,22 +616,7 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
   });
 
   it("a Deployment with a required pod anti-affinity on CIS-node (what the labels are for) runs one pod on each worker", async () => {
-    const manifest = {
-      apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "spread", namespace: "default" },
-      spec: {
-        replicas: 2, selector: { matchLabels: { app: "spread" } },
-        template: {
-          metadata: { labels: { app: "spread" } },
-          spec: {
-            terminationGracePeriodSeconds: 1,
-            affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "CIS-node", labelSelector: { matchLabels: { app: "spread" } } }] } },
-            containers: [{ name: "spread", image: podnetImage, command: ["sleep", "infinity"] }],
-          },
-        },
-      },
-    };
-    writeFileSync(path.join(work, "spread.json"), JSON.stringify(manifest));
-    kubectl("apply", "-f", path.join(work, "spread.json"));
+    applySleepers("spread", 2, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "CIS-node", labelSelector: { matchLabels: { app: "spread" } } }] } });
     const p = await spreadOverWorkers();
     expect(p.map((x) => x.node).sort()).toEqual(PA_NODES.slice(3));
   });
