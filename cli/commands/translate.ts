@@ -2,7 +2,6 @@
  * `nfv translate <package> [--flavour ID] [--request FILE] [--format json|mermaid|dot|text]`:
  * the VNF model and the component graph of one flavour.
  */
-import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../../translators/diagnostics";
 import { renderDot } from "../../translators/graph/render-dot";
 import { renderMermaid } from "../../translators/graph/render-mermaid";
@@ -31,15 +30,10 @@ export const command: Command = {
     const format = oneOf(options.get("format"), FORMATS, "json", "format");
     if (positionals.length !== 1) throw new UsageError("expected exactly one package");
     const requestFile = options.get("request");
-    // An unreadable --request is a usage error (exit 2), as before it reached the translator.
-    if (requestFile !== undefined) {
-      try {
-        readFileSync(requestFile, "utf8");
-      } catch (e) {
-        throw new UsageError(`cannot read --request ${requestFile}: ${(e as Error).message}`);
-      }
-    }
     const { model, graph, diagnostics } = await loadVnfPackage(positionals[0], requestFile, { flavourId: options.get("flavour") });
+    // An unreadable --request is a usage error (exit 2), not a problem of the package.
+    const unreadable = diagnostics.find((d) => d.code === "REQUEST_UNREADABLE");
+    if (unreadable) throw new UsageError(`--request ${requestFile} ${unreadable.message}`);
     const failed = diagnostics.some((d) => d.severity === "error");
     if (format === "json") io.out(JSON.stringify(translateJson(model, graph, diagnostics), null, 2) + "\n");
     else if (format === "text") io.out((model ? renderText(model, graph) : "") + diagnosticLines(diagnostics) + summary(diagnostics));

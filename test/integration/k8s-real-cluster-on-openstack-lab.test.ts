@@ -107,6 +107,13 @@ function expectRealNode(s: Server): void {
   expect(inHost(s, "sh", "-c", "command -v kubeadm; command -v kubelet").trim().split("\n"), s.Name).toEqual(["/usr/bin/kubeadm", "/usr/bin/kubelet"]);
 }
 
+/** The node's containerd has images, every one named by the registry VNF (digests aside). */
+function expectImagesFromRegistry(s: Server): void {
+  const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
+  expect(refs.length, s.Name).toBeGreaterThan(0);
+  expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+}
+
 interface NodeView { metadata: { name: string; uid: string; labels: Record<string, string> }; status: { conditions: { type: string; status: string }[] } }
 const nodeList = () => (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: NodeView[] }).items;
 /** Until the cluster's nodes are exactly `names` (lower case), every one Ready. */
@@ -331,11 +338,7 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
   });
 
   it("every image on every node came from the registry VNF", () => {
-    for (const s of servers(VNF)) {
-      const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
-      expect(refs.length, s.Name).toBeGreaterThan(0);
-      expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
-    }
+    for (const s of servers(VNF)) expectImagesFromRegistry(s);
   });
 });
 
@@ -588,8 +591,7 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
     const ours = servers(PA);
     for (const s of ours) {
       expectRealNode(s);
-      const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
-      expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+      expectImagesFromRegistry(s);
     }
     logMemory(ours);
   });
@@ -687,8 +689,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     logMemory(haServers);
     for (const s of haServers) {
       expectRealNode(s);
-      const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
-      expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+      expectImagesFromRegistry(s);
     }
     // Neutron lets the VIP through every master's port (allowed address pairs), no worker's.
     for (const p of os<{ ID: string; Name: string }[]>("port", "list").filter((x) => x.Name.startsWith(`${HA}-vnf-`))) {
