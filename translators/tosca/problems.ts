@@ -6,12 +6,13 @@
  * document; `locate()` re-parses only the files that have problems, with the position-keeping
  * parser of `translators/yaml`, to turn each path into `file:line:column`.
  */
-import type { Diagnostic, Severity } from "../diagnostics";
+import type { Diagnostic, Severity, SourceLocation } from "../diagnostics";
 import { formatPath } from "../diagnostics";
 import { DEFAULT_YAML_LIMITS, parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
 
 interface Pending {
-  diagnostic: Diagnostic;
+  /** What gets the line and column: a diagnostic, or a place kept by `place()`. */
+  target: SourceLocation;
   /** Package-relative file the path refers to. */
   file: string;
   path: YamlPath;
@@ -37,9 +38,19 @@ export class Problems {
     const diagnostic: Diagnostic = { severity, code, message, file: this.display(file), path: formatPath(path) };
     if (diagnostic.path === "") delete diagnostic.path;
     this.items.push(diagnostic);
-    this.pending.push({ diagnostic, file, path: [...path], atKey });
+    this.pending.push({ target: diagnostic, file, path: [...path], atKey });
     // The same object gets its line and column in `locate()`: a model may keep it as a location.
     return diagnostic;
+  }
+
+  /**
+   * The place of `path` in `file`, for a problem found later (a plan checking a model against a
+   * stack config): the returned object gets its line and column in `locate()`.
+   */
+  place(file: string, path: YamlPath): SourceLocation {
+    const target: SourceLocation = { file: this.display(file), path: formatPath(path) };
+    this.pending.push({ target, file, path: [...path], atKey: false });
+    return target;
   }
 
   error(code: string, message: string, file: string, path: YamlPath = [], atKey = false): Diagnostic {
@@ -87,8 +98,8 @@ export class Problems {
       const doc = docs.get(p.file);
       if (!doc) continue;
       const where = p.atKey ? doc.keyLocation(p.path) : doc.location(p.path);
-      if (where.line !== undefined) p.diagnostic.line = where.line;
-      if (where.column !== undefined) p.diagnostic.column = where.column;
+      if (where.line !== undefined) p.target.line = where.line;
+      if (where.column !== undefined) p.target.column = where.column;
     }
     this.pending.length = 0;
     return sortDiagnostics(this.items);

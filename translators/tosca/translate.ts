@@ -1,8 +1,8 @@
 /**
- * The translator: package → `VnfModel` plus every diagnostic. Phases, in order (see README.md):
- * 1 read the package, 2 load YAML and imports, 3 build the type system, 4 check topologies,
- * 5 SOL001 semantics (or the legacy containerized format). Nothing throws on bad input; a model is
- * returned only when there is no error.
+ * The translator: package → `VnfModel` (a VNFD) or `NsModel` (an NSD) plus every diagnostic.
+ * Phases, in order (see README.md): 1 read the package, 2 load YAML and imports, 3 build the type
+ * system, 4 check topologies, 5 SOL001 semantics of a VNFD or an NSD (or the legacy containerized
+ * format). Nothing throws on bad input; a model is returned only when there is no error.
  */
 import type { Diagnostic } from "../diagnostics";
 import type { VnfModel } from "./model";
@@ -18,16 +18,28 @@ import { buildModel } from "./phase5-sol001/flavours";
 import { translateLegacy } from "./legacy/containerized";
 import { isLegacyVm, translateLegacyVm } from "./legacy/vm";
 import { Problems, sortDiagnostics } from "./problems";
+import type { NsModel } from "../ns/model";
+import { buildNsModel, describesNs } from "../ns/read-nsd";
 
 export interface TranslateOptions {
   /** `nfv validate --strict`: what SOL001 requires but Tacker tolerates is an error, not a warning. */
   strict?: boolean;
+  /**
+   * What the package must describe: a VNF (the default; an NSD is `PKG_IS_NSD`), an NS (a VNFD is
+   * `PKG_IS_VNFD`) or either (`nfv validate`).
+   */
+  expect?: "vnf" | "ns" | "any";
 }
 
 export interface TranslateResult {
+  /** The VNFD's model. */
   model?: VnfModel;
+  /** The NSD's model, when the package is an NS package and `expect` allows it. */
+  ns?: NsModel;
   diagnostics: Diagnostic[];
 }
+
+type Described = Pick<TranslateResult, "model" | "ns">;
 
 /** Translates a package directory, `.zip`/`.csar` file, or single YAML file. */
 export async function translatePackage(path: string, options: TranslateOptions = {}): Promise<TranslateResult> {
@@ -44,17 +56,17 @@ export function translateRead(pkg: ReadPackage, options: TranslateOptions = {}):
   const problems = new Problems((f) => source.display(f), options.strict);
   problems.add(...pkg.diagnostics);
   for (const t of pkg.tolerated) problems.tolerate(t);
-  let model: VnfModel | undefined;
-  if (pkg.entry !== undefined) model = translateEntry(source, pkg, pkg.entry, problems);
+  const described = pkg.entry !== undefined ? translateEntry(source, pkg, pkg.entry, problems, options.expect ?? "vnf") : {};
   const diagnostics = problems.locate((f) => source.read(f)?.toString("utf8"));
-  return problems.hasErrors() ? { diagnostics } : { model, diagnostics: sortDiagnostics(diagnostics) };
+  return problems.hasErrors() ? { diagnostics } : { ...described, diagnostics: sortDiagnostics(diagnostics) };
 }
 
-function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, problems: Problems): VnfModel | undefined {
+function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, problems: Problems, expect: "vnf" | "ns" | "any"): Described {
   const loaded = loadDocuments(source, entry, problems, pkg.singleFile);
-  if (!loaded.entry) return undefined;
+  if (!loaded.entry) return {};
   if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") {
-    return isLegacyVm(loaded.entry) ? translateLegacyVm(loaded.entry, problems) : translateLegacy(loaded.entry, problems);
+    if (expect === "ns") return refuseVnfd(entry, problems);
+    return { model: isLegacyVm(loaded.entry) ? translateLegacyVm(loaded.entry, problems) : translateLegacy(loaded.entry, problems) };
   }
   const types = new TypeSystem(loaded.files, problems);
   checkDefinitions(types, problems);
@@ -67,6 +79,20 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
     if (f === loaded.entry) entryTopology = topo;
   }
   if (entryTopology) checkRequirementOccurrences(entryTopology, loaded.files, types, problems);
+  const ctx = { types, problems };
+  if (describesNs(topologies, ctx)) {
+    if (expect === "vnf") {
+      problems.error("PKG_IS_NSD", "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)", entry);
+      return {};
+    }
+    return { ns: buildNsModel(topologies, entryTopology, entry, ctx) };
+  }
+  if (expect === "ns") return refuseVnfd(entry, problems);
   const manifests = pkg.artifacts.map((a) => a.name).filter((n) => n.startsWith("Files/kubernetes/"));
-  return buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], { types, problems });
+  return { model: buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], ctx) };
+}
+
+function refuseVnfd(entry: string, problems: Problems): Described {
+  problems.error("PKG_IS_VNFD", "this package holds a VNFD, not an NSD: no NS node type (tosca.nodes.nfv.NS) in it", entry);
+  return {};
 }
