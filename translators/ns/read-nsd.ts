@@ -4,6 +4,8 @@
  * `flavour_id`) and reads each: the constituent VNFs, the NS virtual links, the SAPs, the
  * dependencies (deployment order, cycles refused) and the instantiation levels.
  */
+import type { SourceLocation } from "../diagnostics";
+import type { VirtualLink } from "../tosca/model";
 import { nodePath, policyPath, TT, type NodeTemplate, type Topology } from "../tosca/phase4-templates/topology";
 import type { SemanticContext } from "../tosca/phase5-sol001/context";
 import { int, obj, str, strings } from "../tosca/phase5-sol001/read";
@@ -68,10 +70,7 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   if (id === "") ctx.problems.error("NS_NO_FLAVOUR_ID", "the NS flavour has no flavour_id (substitution_mappings.properties.flavour_id)", topo.file, [TT, "substitution_mappings"]);
   const nodes = [...topo.nodes.values()];
   const of = (t: string) => nodes.filter((n) => ctx.types.isA(n.type, t));
-  const virtualLinks: NsVirtualLink[] = of(NS_T.NS_VIRTUAL_LINK).map((n) => {
-    const { bitrateByLevel: _levels, networkName: _legacy, ...vl } = readVirtualLink(n);
-    return { ...vl, at: ctx.problems.place(topo.file, nodePath(n.name)) };
-  });
+  const virtualLinks: NsVirtualLink[] = of(NS_T.NS_VIRTUAL_LINK).map((n) => nsVirtualLink(readVirtualLink(n), ctx.problems.place(topo.file, nodePath(n.name))));
   const vlIds = new Set(virtualLinks.map((v) => v.id));
   const vnfNodes = of(NS_T.VNF);
   const vnfs = vnfNodes.map((n) => readVnf(n, topo, vlIds, ctx));
@@ -85,6 +84,15 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   const flavour: NsFlavour = { id, file: topo.file, vnfs: deploymentOrder(vnfs, topo, ctx), virtualLinks, saps, levels: levels.levels };
   if (levels.defaultLevelId !== undefined) flavour.defaultLevelId = levels.defaultLevelId;
   return flavour;
+}
+
+/** The NS view of a link read as a VNF's: NS links have no per-level bitrates and no legacy network name. */
+function nsVirtualLink(vl: VirtualLink, at: SourceLocation): NsVirtualLink {
+  const out: NsVirtualLink = { id: vl.id, layerProtocols: vl.layerProtocols, at };
+  for (const key of ["description", "ipVersion", "cidr", "gatewayIp", "dhcpEnabled", "maxBitrate", "minBitrate"] as const) {
+    if (vl[key] !== undefined) Object.assign(out, { [key]: vl[key] });
+  }
+  return out;
 }
 
 function readVnf(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>, ctx: SemanticContext): NsVnf {
