@@ -17,6 +17,9 @@ export type { Flavour, VnfModel } from "./translators/tosca/model";
 export type { ReadPackage } from "./translators/tosca/phase1-read/read-package";
 export type { PackageSource } from "./translators/tosca/phase1-read/package-source";
 export { manifestReader, type ManifestReader } from "./translators/kubernetes/manifests";
+export { loadNsPackage, type ConstituentSource, type LoadedNsPackage } from "./translators/load-ns-package";
+export type { NsFlavour, NsModel, NsVirtualLink, NsVnf } from "./translators/ns/model";
+export type { Constituent, NsPlan, PlannedConstituent, VimKind } from "./translators/ns/plan-ns";
 
 // Tacker's files, read as Tacker takes them.
 export { parseVimConfig, readVimConfigFile, type KubernetesVimSpec, type OpenStackVimSpec, type VimSpec } from "./translators/tacker/vim-config";

@@ -29,6 +29,8 @@ export interface NsFlavour {
   id: string;
   /** Package-relative file of the flavour's topology. */
   file: string;
+  /** The flavour's topology, for problems a plan finds. */
+  at: SourceLocation;
   /** Constituent VNFs in deployment order: every VNF after the VNFs it depends on. */
   vnfs: NsVnf[];
   virtualLinks: NsVirtualLink[];

@@ -81,7 +81,7 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
     }
   }
   const levels = readLevels(topo, new Map(vnfs.map((v) => [v.id, v])), ctx);
-  const flavour: NsFlavour = { id, file: topo.file, vnfs: deploymentOrder(vnfs, topo, ctx), virtualLinks, saps, levels: levels.levels };
+  const flavour: NsFlavour = { id, file: topo.file, at: ctx.problems.place(topo.file, [TT]), vnfs: deploymentOrder(vnfs, topo, ctx), virtualLinks, saps, levels: levels.levels };
   if (levels.defaultLevelId !== undefined) flavour.defaultLevelId = levels.defaultLevelId;
   return flavour;
 }

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../cli/nfv";
-import { baseFiles, edit, FIXTURES, REPO, SHARED_PACKAGES, writePackage } from "../tosca/helpers";
+import { baseFiles, edit, FIXTURES, positionOf, REPO, SHARED_PACKAGES, writePackage } from "../tosca/helpers";
+import { examplePackage } from "../ns/helpers";
 import { BROKEN } from "../tosca/broken-fixtures";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 
@@ -31,6 +32,16 @@ describe("nfv", () => {
 describe("nfv validate", () => {
   it("exits 0 on a valid package and prints a summary", async () => {
     expect(await run("validate", HELLO)).toEqual({ code: 0, out: "0 error(s), 0 warning(s)\n", err: "" });
+  });
+
+  it("validates an NS package: the example NS is valid, a dependency cycle in it is an error at its line", async () => {
+    expect(await run("validate", writePackage(examplePackage("ns")))).toEqual({ code: 0, out: "0 error(s), 0 warning(s)\n", err: "" });
+    const files = edit(examplePackage("ns"), "Definitions/hybrid_ns.yaml", "        - virtual_link_service: service_link\n\n", "        - virtual_link_service: service_link\n        - dependency: client\n\n");
+    const dir = writePackage(files);
+    const r = await run("validate", dir);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${join(dir, "Definitions/hybrid_ns.yaml")}:${positionOf(files.get("Definitions/hybrid_ns.yaml")!, "dependency: client").line}:`);
+    expect(r.out).toContain("error NS_DEPENDENCY_CYCLE: the VNFs depend on each other in a cycle: client → server → client");
   });
 
   it("prints `file:line:col: error CODE: message` and exits 1", async () => {
