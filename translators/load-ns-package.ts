@@ -1,7 +1,6 @@
 /**
- * `loadNsPackage(nsPath, vnfs, options?)`: an NS package read and planned with its constituents,
- * the path that `nfv validate`/`nfv translate` and the stack program take for a network service.
- * Each constituent is a VNF package loaded as `loadVnfPackage` loads it, on the VIM kind the caller
+ * `loadNsPackage(nsPath, sources, options?)`: an NS package read and planned with its
+ * constituents, for a program that deploys a network service. Each constituent is a VNF package loaded as `loadVnfPackage` loads it, on the VIM kind the caller
  * names. Nothing throws on bad input: every problem is a diagnostic.
  */
 import type { Diagnostic } from "./diagnostics";
