@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { helmCnfPackage } from "../fixtures/helm-cnf-package";
 import { canary, openLocalStack, openTestStack, removeTestStack, ROOT, runNfv, setSecretConfig, type LocalStack } from "./harness";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 import { labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
@@ -193,6 +194,61 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       await mns.destroy({ color: "never" });
       expect(deployments()).toEqual([]);
       await until("its Namespaces gone", () => namespaces().length === 0);
+    });
+  });
+
+  /**
+   * A Helm CNF (test/fixtures/packages/helm-cnf: one chart, its Deployment `web` the VDU WEB) in a
+   * stack of its own: the chart rendered by the provider as a helm.v4.Chart, its replica value
+   * from helm_value_names, scaled by aspect through `nfv scale`, one pod healed, destroyed.
+   */
+  describe("a Helm CNF (helm_chart_path, helm_value_names)", () => {
+    const HELM_STACK = "it-cnf-helm";
+    let helm: Stack;
+    let pkg = "";
+    const webPods = () => kubectl("get", "pods", "-l", "app=web,tacker_vnf_instance_id", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
+    beforeAll(async () => {
+      pkg = helmCnfPackage();
+      helm = await openTestStack(local, HELM_STACK);
+      await helm.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.vim", { value: "lab" }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.package", { value: pkg }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.instantiate_request", { value: path.join(ROOT, "test/fixtures/packages/helm-cnf/instantiate-request.json") }, true);
+    }, 600_000);
+    afterAll(async () => {
+      await removeTestStack(helm);
+      if (pkg) rmSync(pkg, { recursive: true, force: true });
+    }, 600_000);
+
+    it("up renders the chart: Deployment web with 1 replica (level small), helm_parameters' image tag, labelled with the instance down to its pods", async () => {
+      expect((await helm.up({ color: "never" })).summary.result).toBe("succeeded");
+      expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}")).toBe("1 registry.example/web:1.2.4");
+      expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
+      await until("one labelled pod", () => webPods().length === 1);
+    });
+
+    it("nfv scale out by web_aspect: the chart's replicaCount, so the Deployment's replicas, 1 → 2", async () => {
+      const r = await nfv("scale", "--stack", HELM_STACK, "--vnf", "helm", "--aspect", "web_aspect", "--steps", "1", "--type", "out");
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain("Deployment web: replicas 1 → 2");
+      expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.replicas}")).toBe("2");
+      await until("2 available replicas", () => kubectl("get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas}") === "2");
+    });
+
+    it("nfv heal --vnfc deletes that pod and the Deployment makes a new one", async () => {
+      const before = webPods();
+      expect(before).toHaveLength(2);
+      const r = await nfv("heal", "--stack", HELM_STACK, "--vnf", "helm", "--vnfc", before[0]);
+      expect(r.code, r.out).toBe(0);
+      await until("a replacement pod", () => {
+        const now = webPods();
+        return !now.includes(before[0]) && now.length === 2;
+      });
+    });
+
+    it("destroy leaves none of its objects", async () => {
+      await helm.destroy({ color: "never" });
+      expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");
     });
   });
 
