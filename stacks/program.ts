@@ -143,6 +143,7 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
       additionalParams: request.additionalParams,
       vnfInstanceId: entry.vnfInstanceId,
       manifests: manifestReader(p.pkg!.source),
+      packageSource: p.pkg!.source,
       scaleLevels: entry.scaleLevels,
       healGeneration: entry.healGeneration,
       // Adoption is checked against a live API server; a rendering VIM has none.

@@ -62,7 +62,7 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
   const summary: string[] = [];
   const forget: ConfigChange[] = [];
   if (p.component === "container-vnf") {
-    const cnfPlan = planCnf({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, additionalParams: p.request.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), scaleLevels: current });
+    const cnfPlan = planCnf({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, additionalParams: p.request.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), charts: p.pkg!.source, scaleLevels: current });
     const scale = planCnfScale({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, scaleLevels: current, plan: cnfPlan, request: { aspectId: args.aspectId, type: args.type === "out" ? "SCALE_OUT" : "SCALE_IN", numberOfSteps: args.steps } });
     const errors = scale.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new DiagnosticError("cannot plan the scale", errors);
@@ -116,7 +116,7 @@ export function planHealOperation(prepared: PreparedVnf[], deployed: Record<stri
       const next = (p.entry.healGeneration ?? 0) + 1;
       return { vnf: name, configChanges: [{ key: configKey(name, "heal_generation"), value: String(next) }], replace: [], podDeletions: [], summary: [`every workload replaced (heal generation ${next})`] };
     }
-    const cnfPlan = planCnf({ model: p.model!, flavourId: p.request!.flavourId, instantiationLevelId: p.request!.instantiationLevelId, additionalParams: p.request!.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), scaleLevels: p.entry.scaleLevels });
+    const cnfPlan = planCnf({ model: p.model!, flavourId: p.request!.flavourId, instantiationLevelId: p.request!.instantiationLevelId, additionalParams: p.request!.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), charts: p.pkg!.source, scaleLevels: p.entry.scaleLevels });
     const heal = planCnfHeal(cnfPlan, args.vnfcIds, livePods);
     const errors = heal.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new DiagnosticError("cannot plan the heal", errors);

@@ -7,6 +7,7 @@ import { dependenciesOf } from "../../translators/kubernetes/order";
 import { planOrThrow, type CnfPlan, type VnfcRef } from "../../translators/kubernetes/plan";
 import type { VnfModel } from "../../translators/tosca/model";
 import { refuseForeignObjects } from "./adoption";
+import { materializeChart, registerRelease } from "./helm-release";
 import { registerObject } from "./kinds-to-resources";
 import { kubeApi } from "./ops/kube-api";
 
@@ -32,8 +33,8 @@ export interface ContainerizedVnfArgs {
   instantiationLevelId?: string;
   /**
    * `InstantiateVnfRequest.additionalParams`: `lcm-kubernetes-def-files`, `namespace`,
-   * `vdu_mapping` (Tacker), `container_vdus` (pulumi-nfv); other keys become a ConfigMap for
-   * container VDUs.
+   * `vdu_mapping`, `helm_chart_path`, `helm_release_name`, `helm_parameters`, `helm_value_names`
+   * (Tacker), `container_vdus` (pulumi-nfv); other keys become a ConfigMap for container VDUs.
    */
   additionalParams?: Record<string, unknown>;
   /** The VNF instance id, put on every object as the `tacker_vnf_instance_id` label. */
@@ -43,6 +44,11 @@ export interface ContainerizedVnfArgs {
    * `manifestReader(source)` for the translator's package sources) or a map path → text.
    */
   manifests?: ManifestReader | Record<string, string>;
+  /**
+   * The package's files (`loadVnfPackage(...).pkg.source`: a directory or a zip), to read the Helm
+   * charts of `helm_chart_path`; each becomes a `helm.v4.Chart` rendered by the provider.
+   */
+  packageSource?: { list(): string[]; read(file: string): Buffer | undefined };
   /** Scale level per aspect id, as `nfv scale` records it in stack config; overrides the level. */
   scaleLevels?: Record<string, number>;
   /**
@@ -85,6 +91,8 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
   readonly vnfcs: pulumi.Output<Record<string, VnfcRef>>;
   /** The registered resources by child-name suffix (`deployment-vdu2`). */
   readonly resources: Record<string, pulumi.CustomResource>;
+  /** The Helm releases by child-name suffix (`helm-<release>`). */
+  readonly helmReleases: Record<string, k8s.helm.v4.Chart>;
   /** The plan the resources were registered from (pure data; for ops and tests). */
   readonly plan: CnfPlan;
 
@@ -101,6 +109,7 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
         additionalParams: args.additionalParams,
         vnfInstanceId: args.vnfInstanceId,
         manifests: reader,
+        charts: args.packageSource,
         scaleLevels: args.scaleLevels,
       },
       `ContainerizedVnf '${name}'`,
@@ -126,6 +135,12 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
       const dependsOn = gate ? gate.apply(() => deps) : deps;
       const r = registerObject(`${name}-${p.key}`, p.object, childOptions(p, this, args.vim.provider, dependsOn, args.healGeneration));
       this.resources[p.key] = r;
+    }
+    this.helmReleases = {};
+    for (const release of plan.helmReleases) {
+      // planOrThrow has checked that packageSource holds every chart file.
+      const chart = materializeChart(release, args.packageSource!);
+      this.helmReleases[release.key] = registerRelease(name, release, chart, this.namespace, args.vnfInstanceId, { parent: this, ...(args.vim.provider ? { providers: { kubernetes: args.vim.provider } } : {}) });
     }
 
     this.objects = this.namespace.apply((ns) =>

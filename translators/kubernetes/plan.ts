@@ -20,6 +20,7 @@ import type { Flavour, Vdu, VnfModel } from "../tosca/model";
 import { containerImageOf, containerVduObjects, containerVduOptions, paramsConfigMap } from "./container-vdu";
 import { BUILTIN_KINDS, tierIndex, type KindInfo } from "./kinds";
 import { checkInstanceId, INSTANCE_LABEL, labelWithInstance } from "./labels";
+import { planHelmReleases, usesHelm, type ChartReader, type HelmReleasePlan } from "./helm";
 import { legacyObjects } from "./legacy";
 import { DEF_FILES_PARAM, defFilesOf, loadManifests, type ManifestDoc, type ManifestReader } from "./manifests";
 import { resolveNamespace, type NamespaceClaim, type ResolvedNamespace } from "./namespace";
@@ -36,6 +37,8 @@ export interface CnfPlanInput extends ReplicaSelection {
   vnfInstanceId: string;
   /** Where the listed manifests are read from; needed when `lcm-kubernetes-def-files` is given. */
   manifests?: ManifestReader;
+  /** The package's files, to find the charts of `helm_chart_path` (a package source). */
+  charts?: ChartReader;
 }
 
 /** How to find the pods (VNFCs) of one VDU. VNFC ids are pod names, known only at run time. */
@@ -62,12 +65,14 @@ export interface CnfPlan {
   objects: PlannedObject[];
   /** By VDU id. */
   vnfcs: Record<string, VnfcRef>;
+  /** Helm releases (`helm_chart_path`), installed after the objects; their namespace is `namespace`. */
+  helmReleases: HelmReleasePlan[];
   diagnostics: Diagnostic[];
 }
 
 export function planCnf(input: CnfPlanInput): CnfPlan {
   const bag = new DiagnosticBag();
-  const empty: CnfPlan = { namespace: { source: "vim" }, objects: [], vnfcs: {}, diagnostics: bag.items };
+  const empty: CnfPlan = { namespace: { source: "vim" }, objects: [], vnfcs: {}, helmReleases: [], diagnostics: bag.items };
   const flavour = input.model.flavours.find((f) => f.id === input.flavourId);
   if (!flavour) {
     bag.error("CNF_UNKNOWN_FLAVOUR", `flavour \`${input.flavourId}\` is not in the package (flavours: ${input.model.flavours.map((f) => f.id).join(", ")})`, { path: "flavourId" });
@@ -82,7 +87,9 @@ export function planCnf(input: CnfPlanInput): CnfPlan {
   const flavourAt = (vdu: Vdu): SourceLocation => ({ file: flavour.file, path: `topology_template.node_templates.${vdu.id}` });
 
   const ctx: Context = { flavour, params, instanceId, bag, entries, vnfcs, claims, flavourAt };
+  const helmReleases: HelmReleasePlan[] = [];
   if (input.model.format === "tacker-legacy") planLegacy(ctx);
+  else if (usesHelm(params)) helmReleases.push(...planHelm(ctx, input));
   else planSol001(ctx, input);
 
   const namespace = resolveNamespace(params.namespace, claims, bag);
@@ -96,7 +103,7 @@ export function planCnf(input: CnfPlanInput): CnfPlan {
   for (const v of Object.values(vnfcs)) if (forced !== undefined) v.namespace = forced;
 
   const objects = order(entries, bag);
-  return { namespace, objects, vnfcs, diagnostics: bag.items };
+  return { namespace, objects, vnfcs, helmReleases, diagnostics: bag.items };
 }
 
 /** `planCnf`, throwing one `DiagnosticError` that lists every error. */
@@ -152,6 +159,24 @@ function planSol001(ctx: Context, input: CnfPlanInput): void {
     if (d.info.namespaced && typeof ns === "string" && ns !== "") claims.push({ namespace: ns, what: describe(d.object), where: d.doc.location(["metadata", "namespace"]) });
   }
   bindVdus(ctx.flavour, entries, files ?? [], params, ctx.instanceId, input, ctx.vnfcs, bag, ctx.flavourAt);
+}
+
+/**
+ * Helm: the charts make the workloads, rendered at deploy time. Each VDU's workload is the
+ * Deployment named as its `properties.name` (Tacker's binding); its replicas reach the chart
+ * through `helm_value_names`, and a VDU the request does not map keeps the chart's count.
+ */
+function planHelm(ctx: Context, input: CnfPlanInput): HelmReleasePlan[] {
+  const { flavour, params, bag, vnfcs, instanceId, flavourAt } = ctx;
+  if (params[DEF_FILES_PARAM] !== undefined) bag.error("CNF_HELM_WITH_MANIFESTS", `a request gives either helm_chart_path or ${DEF_FILES_PARAM}, not both`, { path: `additionalParams.${DEF_FILES_PARAM}` });
+  const mapped = params.helm_value_names && typeof params.helm_value_names === "object" ? (params.helm_value_names as Record<string, unknown>) : {};
+  const releases = planHelmReleases(params, flavour, (id) => replicasOf(flavour.vdus.find((v) => v.id === id)!, flavour, input), instanceId, input.model.kubernetesManifests, input.charts, bag);
+  for (const vdu of flavour.vdus) {
+    const n = replicasOf(vdu, flavour, input);
+    const scaled = mapped[vdu.id] !== undefined && checkInProfile(vdu, n, `Helm value of VDU \`${vdu.id}\``, bag, flavourAt(vdu));
+    vnfcs[vdu.id] = { vduId: vdu.id, kind: "Deployment", name: vdu.name, labelSelector: `${INSTANCE_LABEL}=${instanceId}`, ...(scaled ? { replicas: n } : {}) };
+  }
+  return releases;
 }
 
 interface Entry {

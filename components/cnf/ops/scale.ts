@@ -93,6 +93,10 @@ export function planScale(input: ScalePlanInput): ScalePlan {
       bag.error("CNF_SCALE_HPA_OWNED", `${what} is scaled by the HorizontalPodAutoscaler \`${ref.hpa}\`; change its minReplicas/maxReplicas instead`, where);
       continue;
     }
+    if (input.plan.helmReleases.length > 0 && ref.replicas === undefined) {
+      bag.error("CNF_NOT_SCALABLE", `${what} is rendered by a Helm chart and additionalParams.helm_value_names maps no replica value for VDU \`${vdu.id}\``, where);
+      continue;
+    }
     const from = replicasOf(vdu, flavour, sel);
     const to = replicasOf(vdu, flavour, nextSel);
     if (!checkInProfile(vdu, to, `${request.type} of aspect \`${aspect.id}\``, bag, where)) continue;
