@@ -48,6 +48,15 @@ describe("block-yaml", () => {
     }
   });
 
+  it("leaves to js-yaml the keys it would resolve to another string (found by the differential fuzz)", () => {
+    // js-yaml makes these "506", "null", "1", "1000" and "31"; block-yaml kept `0x1Fa` as written.
+    for (const text of ["vdu1:\n  0x1Fa: 1\n", "Null: 1\n", "1.0: x\n", "a: {1e3: x}\n", "a: [0x1F: x]\n"]) {
+      expect([text, parseBlockYaml(text, 100)]).toEqual([text, undefined]);
+    }
+    const kept = "1: a\ntrue: b\nnull: c\n1.5: d\n-7: e\n";
+    expect(parseBlockYaml(kept, 100)).toEqual(load(kept, { schema: CORE_SCHEMA }));
+  });
+
   it("resolves scalars as the core schema does", () => {
     const text = "a: 1\nb: -2.5e3\nc: .5\nd: -.5\ne: true\nf: Null\ng: ~\nh: '1.0'\ni: \"x\\ty\"\nj: 0.5.2\nk: it's\nl: [ 1, two, 'three' ]\nm: { get_input: x }\nn: [ valid_values: [ a, b ] ]\nt: ../x_86.img\nu: 'it''s'\nv: b\u00a0\no:\n- 1\n- p: q\n  r: s\n";
     expect(parseBlockYaml(text, 100)).toEqual(load(text, { schema: CORE_SCHEMA }));

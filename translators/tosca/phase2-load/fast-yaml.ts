@@ -51,7 +51,9 @@ export function parseYamlFast(text: string, file: string): FastYaml {
   const parsed = parseYaml(text, file);
   const diagnostics = parsed.diagnostics.items.map((d) => (d.line === undefined ? { ...d, ...fallbackPosition(d.code, text) } : d));
   if (parsed.documents.length > 1) {
-    diagnostics.push({ severity: "error", code: "YAML_MULTIPLE_DOCUMENTS", message: "a TOSCA file holds one YAML document", file });
+    // Located at the second document's content, so that every YAML error names its line.
+    const { line, column } = parsed.documents[1].location([]);
+    diagnostics.push({ severity: "error", code: "YAML_MULTIPLE_DOCUMENTS", message: "a TOSCA file holds one YAML document", file, line: line ?? 1, column: column ?? 1 });
   }
   const duplicates = diagnostics.filter((d) => d.code === "YAML_DUPLICATE_KEY");
   if (duplicates.length > 0 && duplicates.length === diagnostics.filter((d) => d.severity === "error").length) {
