@@ -45,6 +45,7 @@ export { PrivateRegistry, type PrivateRegistryArgs, type RegistryConnectionInfo,
 export { K8sCluster, type K8sClusterArgs, type K8sVersions } from "./components/k8s-cluster/k8s-cluster";
 export type { ClusterServerGroups } from "./components/k8s-cluster/plan";
 export { MagnumCluster, type MagnumClusterArgs } from "./components/k8s-cluster/magnum-cluster";
+export { NetworkService, type NetworkServiceArgs } from "./components/ns/network-service";
 
 // What runs on hosts, for review before it does: the registry's install script, the directory of the Kubernetes node scripts.
 export { INSTALL_SCRIPT as REGISTRY_INSTALL_SCRIPT } from "./components/registry/private-registry";

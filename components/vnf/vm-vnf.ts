@@ -32,6 +32,12 @@ export interface VmVnfArgs {
   /** Extra allowed address pairs (VIPs) per CP id; an address may be another resource's output (a VIP port's). */
   allowedAddressPairs?: Record<string, pulumi.Input<string>[]>;
   /**
+   * Network ids of `request.extVirtualLinks` by link id, used instead of their `resourceId`: a
+   * network made in the same program (an NS virtual link of a `NetworkService`), known only as an
+   * output when this component is planned.
+   */
+  externalNetworkIds?: Record<string, pulumi.Input<string>>;
+  /**
    * Resources each VNFC's server waits for, by VNFC id: on a heal the server is replaced only
    * after them (e.g. a Kubernetes node drained and removed from the cluster first).
    */
@@ -122,7 +128,7 @@ export class VmVnf extends pulumi.ComponentResource {
     const subnetIds: Record<string, pulumi.Input<string>> = {};
     for (const n of plan.networks) {
       if (n.external) {
-        networkIds[n.id] = n.resourceName !== undefined ? openstack.networking.getNetworkOutput({ name: n.resourceName }, invokeOpts).id : n.resourceId!;
+        networkIds[n.id] = args.externalNetworkIds?.[n.id] ?? (n.resourceName !== undefined ? openstack.networking.getNetworkOutput({ name: n.resourceName }, invokeOpts).id : n.resourceId!);
         continue;
       }
       const net = new openstack.networking.Network(`${name}-${n.id}`, { name: `${name}-${n.id}`, adminStateUp: true }, child());

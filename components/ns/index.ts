@@ -1,0 +1,1 @@
+export { NetworkService, type NetworkServiceArgs } from "./network-service";
