@@ -5,7 +5,7 @@
  * place of its node template, where a plan against a stack config reports what does not fit.
  */
 import type { SourceLocation } from "../diagnostics";
-import type { Bitrate } from "../tosca/model";
+import type { VirtualLink } from "../tosca/model";
 
 export interface NsModel {
   ns: NsInfo;
@@ -67,19 +67,11 @@ export interface NsVnfLink {
   at: SourceLocation;
 }
 
-/** `tosca.nodes.nfv.NsVirtualLink`: a network between constituents. */
-export interface NsVirtualLink {
-  id: string;
-  description?: string;
-  layerProtocols: string[];
-  ipVersion?: "ipv4" | "ipv6";
-  cidr?: string;
-  gatewayIp?: string;
-  dhcpEnabled?: boolean;
-  maxBitrate?: Bitrate;
-  minBitrate?: Bitrate;
-  at: SourceLocation;
-}
+/**
+ * `tosca.nodes.nfv.NsVirtualLink`: a network between constituents, read as a VNF's virtual link
+ * is (NS links have no per-level bitrates and no legacy network name).
+ */
+export type NsVirtualLink = Omit<VirtualLink, "bitrateByLevel" | "networkName"> & { at: SourceLocation };
 
 /** `tosca.nodes.nfv.Sap`: where the NS is reached from outside. */
 export interface Sap {

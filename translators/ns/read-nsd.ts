@@ -86,13 +86,12 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   return flavour;
 }
 
-/** The NS view of a link read as a VNF's: NS links have no per-level bitrates and no legacy network name. */
+/** A VNF link's per-level bitrates and legacy network name have no meaning on an NS link: dropped. */
 function nsVirtualLink(vl: VirtualLink, at: SourceLocation): NsVirtualLink {
-  const out: NsVirtualLink = { id: vl.id, layerProtocols: vl.layerProtocols, at };
-  for (const key of ["description", "ipVersion", "cidr", "gatewayIp", "dhcpEnabled", "maxBitrate", "minBitrate"] as const) {
-    if (vl[key] !== undefined) Object.assign(out, { [key]: vl[key] });
-  }
-  return out;
+  const link: Partial<VirtualLink> = { ...vl };
+  delete link.bitrateByLevel;
+  delete link.networkName;
+  return { ...(link as Omit<VirtualLink, "bitrateByLevel" | "networkName">), at };
 }
 
 function readVnf(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>, ctx: SemanticContext): NsVnf {

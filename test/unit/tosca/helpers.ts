@@ -11,7 +11,8 @@ const ETSI = join(SHARED_PACKAGES, "etsi-sol001-2.6.1");
 
 export type Files = Map<string, string>;
 
-function readTree(root: string): Files {
+/** Every file under `root`, by its path relative to it. */
+export function readTree(root: string): Files {
   const files: Files = new Map();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
