@@ -23,14 +23,8 @@ export const command: Command = {
     "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
   ].join("\n") + "\n",
   async run(args, io) {
-    const vnfcIds: string[] = [];
-    const rest: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      if (args[i] === "--vnfc") vnfcIds.push(args[++i] ?? "");
-      else rest.push(args[i]);
-    }
-    if (vnfcIds.some((v) => v === "")) throw new UsageError("--vnfc needs a value");
-    const { positionals, options, flags } = parseArgs(rest, ["stack", "vnf", "cwd"], ["preview"]);
+    const { positionals, options, flags, lists } = parseArgs(args, ["stack", "vnf", "cwd"], ["preview"], ["vnfc"]);
+    const vnfcIds = lists.get("vnfc") ?? [];
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
     if (!stackName) throw new UsageError("--stack is required");
