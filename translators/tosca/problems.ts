@@ -3,8 +3,9 @@
  *
  * Valid packages are parsed with a fast parser that keeps no positions (see
  * `phase2-load/fast-yaml.ts`). A problem therefore records the file and the path inside the
- * document; `locate()` re-parses only the files that have problems, with the position-keeping
- * parser of `translators/yaml`, to turn each path into `file:line:column`.
+ * document; `locate()` re-parses only the files that have problems (or places kept for later
+ * problems: an NSD's VNF nodes, see `place()`), with the position-keeping parser of
+ * `translators/yaml`, to turn each path into `file:line:column`.
  */
 import type { Diagnostic, Severity, SourceLocation } from "../diagnostics";
 import { formatPath } from "../diagnostics";
