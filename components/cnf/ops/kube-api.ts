@@ -5,7 +5,7 @@
  * injectable so that tests need no cluster.
  */
 import * as https from "node:https";
-import { parse } from "yaml";
+import { parseKubeconfig } from "../../vim/kubeconfig";
 import type { KubeObject } from "../../../translators/kubernetes/objects";
 import type { LiveObject } from "../../../translators/kubernetes/labels";
 import type { LivePod } from "./heal";
@@ -45,32 +45,22 @@ interface Credentials {
   base: Omit<HttpRequest, "method" | "url" | "body">;
 }
 
-/** Reads the current context's cluster and user of a kubeconfig. */
+/**
+ * The request credentials of a kubeconfig's current context, read by the one kubeconfig parser
+ * (`parseKubeconfig`: it throws naming what is missing).
+ */
 export function credentialsOf(kubeconfig: string): Credentials {
-  const cfg = parse(kubeconfig) as {
-    "current-context"?: string;
-    contexts?: { name: string; context: { cluster: string; user: string } }[];
-    clusters?: { name: string; cluster: Record<string, unknown> }[];
-    users?: { name: string; user: Record<string, unknown> }[];
-  };
-  const ctx = cfg.contexts?.find((c) => c.name === cfg["current-context"]) ?? cfg.contexts?.[0];
-  const cluster = cfg.clusters?.find((c) => c.name === ctx?.context.cluster)?.cluster;
-  const user = cfg.users?.find((u) => u.name === ctx?.context.user)?.user ?? {};
-  if (!cluster || typeof cluster.server !== "string") throw new Error("kubeconfig: no cluster server in the current context");
-  const data = (v: unknown) => (typeof v === "string" ? Buffer.from(v, "base64").toString("utf8") : undefined);
+  const parts = parseKubeconfig(kubeconfig);
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (typeof user.token === "string") headers.Authorization = `Bearer ${user.token}`;
-  else if (typeof user.username === "string") headers.Authorization = `Basic ${Buffer.from(`${user.username}:${String(user.password ?? "")}`).toString("base64")}`;
-  const base: Credentials["base"] = { headers, insecure: cluster["insecure-skip-tls-verify"] === true };
-  const ca = data(cluster["certificate-authority-data"]);
-  const cert = data(user["client-certificate-data"]);
-  const key = data(user["client-key-data"]);
-  if (ca) base.ca = ca;
-  if (cert && key) {
-    base.cert = cert;
-    base.key = key;
+  if (parts.bearerToken !== undefined) headers.Authorization = `Bearer ${parts.bearerToken}`;
+  else if (parts.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${parts.username}:${parts.password ?? ""}`).toString("base64")}`;
+  const base: Credentials["base"] = { headers, insecure: parts.caPem === null };
+  if (parts.caPem !== null) base.ca = parts.caPem;
+  if (parts.clientCertificate !== undefined && parts.clientKey !== undefined) {
+    base.cert = parts.clientCertificate;
+    base.key = parts.clientKey;
   }
-  return { server: cluster.server.replace(/\/+$/, ""), base };
+  return { server: parts.server.replace(/\/+$/, ""), base };
 }
 
 export function kubeApi(kubeconfig: string, transport: Transport = httpsTransport): KubeApi {

@@ -85,4 +85,10 @@ describe("runHeal", () => {
     await expect(runHeal({ mode: "entire", replace: [], diagnostics: [] }, api, { defaultNamespace: "nfv" })).rejects.toThrow(/Pulumi replacement/);
     await expect(runHeal({ mode: "vnfc", deletions: [], diagnostics: [{ severity: "error", code: "X", message: "m" }] }, api, { defaultNamespace: "nfv" })).rejects.toThrow(/errors/);
   });
+
+  it("reads the kubeconfig with the one parser the VIMs use: what is missing is named", () => {
+    expect(() => kubeApi("apiVersion: v1\nclusters: []\n", fake([]).transport)).toThrow("kubeconfig: current-context is not set");
+    const noCa = kubeconfig.replace(/certificate-authority-data: .*\n/, "");
+    expect(() => kubeApi(noCa, fake([]).transport)).toThrow(/certificate-authority-data is not set/);
+  });
 });
