@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { kubeApi, runHeal, type HttpRequest, type HttpResponse, type HealPlan } from "../../../components/cnf/ops";
+import { parse, stringify } from "yaml";
 import { buildKubeconfig } from "../../../components/vim/kubeconfig";
 
 const CA = readFileSync(path.join(__dirname, "../../fixtures/pki/ca-a.crt"), "utf8");
@@ -88,7 +89,9 @@ describe("runHeal", () => {
 
   it("reads the kubeconfig with the one parser the VIMs use: what is missing is named", () => {
     expect(() => kubeApi("apiVersion: v1\nclusters: []\n", fake([]).transport)).toThrow("kubeconfig: current-context is not set");
-    const noCa = kubeconfig.replace(/certificate-authority-data: .*\n/, "");
+    const doc = parse(kubeconfig) as { clusters: { cluster: Record<string, unknown> }[] };
+    delete doc.clusters[0].cluster["certificate-authority-data"];
+    const noCa = stringify(doc);
     expect(() => kubeApi(noCa, fake([]).transport)).toThrow(/certificate-authority-data is not set/);
   });
 });
