@@ -7,6 +7,7 @@ import { dependenciesOf } from "../../translators/kubernetes/order";
 import { planOrThrow, type CnfPlan, type VnfcRef } from "../../translators/kubernetes/plan";
 import type { VnfModel } from "../../translators/tosca/model";
 import { refuseForeignObjects } from "./adoption";
+import type { ChartReader } from "../../translators/kubernetes/helm";
 import { materializeChart, registerRelease } from "./helm-release";
 import { registerObject } from "./kinds-to-resources";
 import { kubeApi } from "./ops/kube-api";
@@ -48,7 +49,7 @@ export interface ContainerizedVnfArgs {
    * The package's files (`loadVnfPackage(...).pkg.source`: a directory or a zip), to read the Helm
    * charts of `helm_chart_path`; each becomes a `helm.v4.Chart` rendered by the provider.
    */
-  packageSource?: { list(): string[]; read(file: string): Buffer | undefined };
+  packageSource?: ChartReader;
   /** Scale level per aspect id, as `nfv scale` records it in stack config; overrides the level. */
   scaleLevels?: Record<string, number>;
   /**

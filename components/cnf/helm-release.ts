@@ -10,16 +10,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import type { HelmReleasePlan } from "../../translators/kubernetes/helm";
+import type { ChartReader, HelmReleasePlan } from "../../translators/kubernetes/helm";
 import { INSTANCE_LABEL } from "../../translators/kubernetes/labels";
 
-/** Package files as a package source gives them (directory, zip or memory). */
-export interface ChartFiles {
-  read(file: string): Buffer | string | undefined;
-}
-
 /** Writes the chart's files under a content-addressed directory; returns the chart's local path. */
-export function materializeChart(release: HelmReleasePlan, source: ChartFiles): string {
+export function materializeChart(release: HelmReleasePlan, source: ChartReader): string {
   const hash = createHash("sha256");
   const contents = release.chartFiles.map((f) => {
     const c = source.read(f);
