@@ -35,6 +35,23 @@ KEYSTONE_URL="http://127.0.0.1:5000/v3"
 IPT_COMMENT="pulumi-nfv-lab"
 
 log() { printf '%s [lab/openstack] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+# One `up` or `down` at a time: test/run-all starts the lab in the background while test files that
+# need it call `up` too (phases side by side), and an `up` beside another would rewrite the files the
+# other's services and clients read. The script re-executes itself under flock's -o, so the lock is
+# held by the flock process alone and no daemon it starts inherits it; NFV_LAB_LOCKED marks the
+# process tree that holds it (up's clear_stale_state runs down inside it).
+LAB_LOCK=/run/lock/pulumi-nfv-lab-openstack.lock
+hold_lab_lock() { # hold_lab_lock SCRIPT ARGS...: returns only in the process that holds the lock
+  [[ -n ${NFV_LAB_LOCKED:-} ]] && return 0
+  mkdir -p "$(dirname "$LAB_LOCK")"
+  NFV_LAB_LOCKED=1 exec flock -o -w 3600 "$LAB_LOCK" "$@"
+}
+
+# write_file PATH: stdin to PATH by rename, so that a reader never sees it half-written.
+write_file() {
+  cat >"$1.tmp.$$" && mv -f "$1.tmp.$$" "$1"
+}
 die() { log "ERROR: $*"; exit 1; }
 
 # pid files: $S/run/pids/<name>.pid, one per process this lab started (each in its own session).
