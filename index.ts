@@ -39,13 +39,13 @@ export type { ServerPlacement, ServerPlacementSource } from "./components/vim/se
 export { VmVnf, type VmVnfArgs, type VnfcInfo } from "./components/vnf/vm-vnf";
 export { LCM_OPERATIONS, type LcmOperation, type ServerGroupPolicy } from "./components/vnf/plan";
 export type { HookCommand, HookFile, HookScript, SshArgs } from "./mgmt/hooks";
-export { ContainerizedVnf, type ContainerizedVnfArgs, type CnfObjectRef } from "./components/cnf/containerized-vnf";
+export { ContainerizedVnf, type ContainerizedVnfArgs, type CnfObjectRef, type CnfService } from "./components/cnf/containerized-vnf";
 export type { VnfcRef } from "./translators/kubernetes/plan";
 export { PrivateRegistry, type PrivateRegistryArgs, type RegistryConnectionInfo, type RegistryHostArgs, type RegistryVnfArgs } from "./components/registry/private-registry";
 export { K8sCluster, type K8sClusterArgs, type K8sVersions } from "./components/k8s-cluster/k8s-cluster";
 export type { ClusterServerGroups } from "./components/k8s-cluster/plan";
 export { MagnumCluster, type MagnumClusterArgs } from "./components/k8s-cluster/magnum-cluster";
-export { NetworkService, type NetworkServiceArgs } from "./components/ns/network-service";
+export { NetworkService, type ConstituentArgs, type NetworkServiceArgs } from "./components/ns/network-service";
 
 // What runs on hosts, for review before it does: the registry's install script, the directory of the Kubernetes node scripts.
 export { INSTALL_SCRIPT as REGISTRY_INSTALL_SCRIPT } from "./components/registry/private-registry";

@@ -4,18 +4,21 @@
  */
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
-import { ContainerizedVnf } from "../components/cnf";
+import { ContainerizedVnf, type ContainerizedVnfArgs } from "../components/cnf";
 import { K8sCluster, MagnumCluster } from "../components/k8s-cluster";
+import { NetworkService } from "../components/ns";
 import { HOST_VNFC, PrivateRegistry, type RegistryConnectionInfo } from "../components/registry";
 import type { LcmOperation } from "../components/vnf/plan";
 import { KubernetesVim, OpenStackVim, vimFromSpec, type TackerVimRecord } from "../components/vim";
-import { VmVnf } from "../components/vnf";
+import { VmVnf, type VmVnfArgs } from "../components/vnf";
 import { formatDiagnostic } from "../translators/diagnostics";
 import { manifestReader } from "../translators/kubernetes/manifests";
 import type { InstantiateVnfRequest } from "../translators/tacker/instantiate-request";
 import type { VnfModel } from "../translators/tosca/model";
 import { findProjectRoot, loadStackFile, PROJECT } from "./config";
+import type { NsEntry } from "./network-services";
 import { referencedKubernetesVim } from "./referenced-vim";
+import { hookStdin, referencedVnfs } from "./references";
 import { loadStackSettings } from "./settings";
 import type { PreparedVnf, SshLogin } from "./vnfs";
 
@@ -28,17 +31,19 @@ export interface StackOutputs {
   kubeconfigs: Record<string, pulumi.Output<string>>;
   /** Per Magnum cluster: its VIM's name, endpoint and CA, Magnum's cluster id and node count. */
   magnumClusters: Record<string, pulumi.Output<unknown>>;
+  /** Per network service: its constituents' VNF entries by NSD VNF id, and each link's network id. */
+  networkServices: Record<string, pulumi.Output<unknown>>;
 }
 
 export async function deployStack(): Promise<StackOutputs> {
   const stack = pulumi.getStack();
   const config = new pulumi.Config(PROJECT);
   const root = findProjectRoot();
-  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs"), magnumClusters: config.getObject("magnum_clusters") }, root, stack, loadStackFile(root, stack));
+  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs"), magnumClusters: config.getObject("magnum_clusters"), networkServices: config.getObject("network_services") }, root, stack, loadStackFile(root, stack));
   settings.bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
   for (const w of settings.bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
 
-  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {} };
+  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {}, networkServices: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
     // Credentials become secrets in vimFromSpec, the moment they leave the config.
@@ -52,7 +57,7 @@ export async function deployStack(): Promise<StackOutputs> {
   // each is a Kubernetes VIM of its own, which the CNFs after them may target.
   const registries = new Map<string, pulumi.Output<RegistryConnectionInfo>>();
   const isRegistry = (p: PreparedVnf) => p.component === "private-registry" || p.component === "registry-on-host";
-  for (const p of settings.vnfs.filter(isRegistry)) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
+  for (const p of settings.vnfs.filter(isRegistry)) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs);
   for (const p of settings.vnfs.filter((v) => v.component === "kubernetes-cluster")) {
     const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
     outputs.vnfs[p.entry.name] = pulumi.output({
@@ -75,10 +80,52 @@ export async function deployStack(): Promise<StackOutputs> {
     outputs.kubeconfigs[vimName] = pulumi.secret(cluster.kubeconfig);
     outputs.vims[vimName] = cluster.vim.vimRecord;
   }
-  for (const p of settings.vnfs.filter((v) => !isRegistry(v) && v.component !== "kubernetes-cluster")) {
-    outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries);
-  }
+  // The rest, each after the VNFs its hook_parameters refer to (settings checked there is no cycle);
+  // the VNFs of a network service together, by its NetworkService.
+  const rest = settings.vnfs.filter((v) => !isRegistry(v) && v.component !== "kubernetes-cluster");
+  const nsOf = (name: string) => settings.networkServices.find((ns) => Object.values(ns.vnfs).includes(name));
+  const done = new Set<string>();
+  const register = (p: PreparedVnf) => {
+    if (done.has(p.entry.name)) return;
+    const ns = nsOf(p.entry.name);
+    const members = ns ? rest.filter((q) => Object.values(ns.vnfs).includes(q.entry.name)) : [p];
+    for (const m of members) done.add(m.entry.name);
+    for (const target of members.flatMap((m) => referencedVnfs(m.entry.hookParameters))) {
+      const q = rest.find((x) => x.entry.name === target);
+      if (q) register(q);
+    }
+    if (ns) registerNetworkService(ns, members, vims, renderModes, outputs);
+    else outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs);
+  };
+  for (const p of rest) register(p);
   return outputs;
+}
+
+/**
+ * A network service: its constituents' args made as for VNFs of their own, each when the
+ * constituents before it in the NSD's order exist (its hook_parameters may refer to them), and
+ * their outputs under their own entry names, as any VNF's.
+ */
+function registerNetworkService(ns: NsEntry, members: PreparedVnf[], vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, outputs: StackOutputs): void {
+  const plan = ns.plan!;
+  const entryOf = (id: string) => members.find((m) => m.entry.name === ns.vnfs[id])!;
+  const openstackVims = plan.vnfs.filter((v) => v.component === "vm-vnf").map((v) => vims.get(entryOf(v.id).entry.vim!) as OpenStackVim);
+  const summaries = (before: Readonly<Record<string, VmVnf | ContainerizedVnf>>) => {
+    for (const [id, c] of Object.entries(before)) outputs.vnfs[ns.vnfs[id]] ??= c instanceof VmVnf ? vmVnfSummary(entryOf(id), c) : cnfSummary(entryOf(id), c);
+    return outputs.vnfs;
+  };
+  const vmVnfs: Record<string, (before: Readonly<Record<string, VmVnf | ContainerizedVnf>>) => VmVnfArgs> = {};
+  const cnfs: Record<string, ContainerizedVnfArgs> = {};
+  for (const v of plan.vnfs) {
+    const p = entryOf(v.id);
+    const vim = vims.get(p.entry.vim!)!;
+    if (v.component === "vm-vnf") vmVnfs[v.id] = (before) => vmVnfArgs(p, vim as OpenStackVim, summaries(before));
+    else cnfs[v.id] = cnfArgs(p, vim as KubernetesVim, renderModes);
+  }
+  // The links are made on the VIM of the NS's first VM VNF (the NSD's order).
+  const service = new NetworkService(ns.name, { plan, provider: openstackVims[0]?.provider, linkNetworkIds: ns.links, vmVnfs, cnfs });
+  summaries(service.vnfs);
+  outputs.networkServices[ns.name] = pulumi.output({ vnfs: ns.vnfs, linkNetworkIds: service.linkNetworkIds });
 }
 
 /** The VDUs of the request's flavour that have the SSH CP. */
@@ -119,7 +166,7 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim, registries: Map<stri
   });
 }
 
-function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, registries: Map<string, pulumi.Output<RegistryConnectionInfo>>): pulumi.Output<unknown> {
+function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, registries: Map<string, pulumi.Output<RegistryConnectionInfo>>, vnfOutputs: Record<string, pulumi.Output<unknown>>): pulumi.Output<unknown> {
   const { entry } = p;
   if (p.component === "registry-on-host") {
     const host = entry.host!;
@@ -132,30 +179,12 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
     return pulumi.output({ component: "private-registry", endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: { [HOST_VNFC]: { address: host.address } } });
   }
   const vim = vims.get(entry.vim!)!;
-  const model = p.model!;
-  const request = p.request!;
-  if (p.component === "container-vnf" && vim instanceof KubernetesVim) {
-    const cnf = new ContainerizedVnf(entry.name, {
-      vim,
-      model,
-      flavourId: request.flavourId,
-      instantiationLevelId: request.instantiationLevelId,
-      additionalParams: request.additionalParams,
-      vnfInstanceId: entry.vnfInstanceId,
-      manifests: manifestReader(p.pkg!.source),
-      packageSource: p.pkg!.source,
-      scaleLevels: entry.scaleLevels,
-      healGeneration: entry.healGeneration,
-      // Adoption is checked against a live API server; a rendering VIM has none.
-      refuseAdoption: !renderModes.has(entry.vim!),
-    });
-    return pulumi.output({ component: p.component, vim: entry.vim, vnfInstanceId: entry.vnfInstanceId, namespace: cnf.namespace, vnfcs: cnf.vnfcs, objects: cnf.objects });
-  }
+  if (p.component === "container-vnf" && vim instanceof KubernetesVim) return cnfSummary(p, new ContainerizedVnf(entry.name, cnfArgs(p, vim, renderModes)));
   if (vim instanceof OpenStackVim && p.component === "private-registry") {
     const registry = new PrivateRegistry(entry.name, {
       vnf: {
-        flavours: model.flavours,
-        request,
+        flavours: p.model!.flavours,
+        request: p.request!,
         provider: vim.provider,
         packageSource: p.pkg?.source,
         sshPrivateKey: privateKey(entry.ssh),
@@ -169,10 +198,42 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
     registries.set(entry.name, registry.connectionInfo);
     return pulumi.output({ component: p.component, vim: entry.vim, endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: registry.vnf?.vnfcs });
   }
-  const vnf = new VmVnf(entry.name, {
+  return vmVnfSummary(p, new VmVnf(entry.name, vmVnfArgs(p, vim as OpenStackVim, vnfOutputs)));
+}
+
+function cnfArgs(p: PreparedVnf, vim: KubernetesVim, renderModes: Set<string>): ContainerizedVnfArgs {
+  const { entry } = p;
+  const request = p.request!;
+  return {
+    vim,
+    model: p.model!,
+    flavourId: request.flavourId,
+    instantiationLevelId: request.instantiationLevelId,
+    additionalParams: request.additionalParams,
+    vnfInstanceId: entry.vnfInstanceId,
+    manifests: manifestReader(p.pkg!.source),
+    packageSource: p.pkg!.source,
+    scaleLevels: entry.scaleLevels,
+    healGeneration: entry.healGeneration,
+    // Adoption is checked against a live API server; a rendering VIM has none.
+    refuseAdoption: !renderModes.has(entry.vim!),
+  };
+}
+
+function cnfSummary(p: PreparedVnf, cnf: ContainerizedVnf): pulumi.Output<unknown> {
+  return pulumi.output({ component: p.component, vim: p.entry.vim, vnfInstanceId: p.entry.vnfInstanceId, namespace: cnf.namespace, vnfcs: cnf.vnfcs, objects: cnf.objects, services: cnf.services });
+}
+
+/** A VM VNF's args; its hook_parameters' references resolved from `vnfOutputs` (the VNFs registered before it). */
+function vmVnfArgs(p: PreparedVnf, vim: OpenStackVim, vnfOutputs: Record<string, pulumi.Output<unknown>>): VmVnfArgs {
+  const { entry } = p;
+  const model = p.model!;
+  const request = p.request!;
+  const stdin = entry.hookParameters ? hookStdin(entry.hookParameters, vnfOutputs) : undefined;
+  return {
     flavours: model.flavours,
     request,
-    provider: (vim as OpenStackVim).provider,
+    provider: vim.provider,
     packageSource: p.pkg?.source,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
@@ -180,8 +241,13 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
     ...(entry.ssh?.cpId ? { ssh: { cpId: entry.ssh.cpId, user: entry.ssh.user, privateKey: privateKey(entry.ssh), hostKey: entry.ssh.hostKey, port: entry.ssh.port } } : {}),
     // The operation's name is the script's first argument, so one script may serve several.
     // Hooks run on the VNFCs that have the SSH CP (a VNFC without it cannot be reached).
-    hooks: Object.entries(entry.hooks ?? {}).map(([operation, script]) => ({ operation: operation as LcmOperation, script, args: [operation], vdus: sshVdus(model, request, entry.ssh?.cpId) })),
+    hooks: Object.entries(entry.hooks ?? {}).map(([operation, script]) => ({
+      operation: operation as LcmOperation, script, args: [operation], vdus: sshVdus(model, request, entry.ssh?.cpId), ...(stdin ? { stdin } : {}),
+    })),
     ...(entry.extConnChange ? { extConnChange: { generation: entry.extConnChange.generation, previousAddresses: entry.extConnChange.previousAddresses } } : {}),
-  });
-  return pulumi.output({ component: p.component, vim: entry.vim, vnfcs: vnf.vnfcs, scaleLevels: vnf.scaleLevels });
+  };
+}
+
+function vmVnfSummary(p: PreparedVnf, vnf: VmVnf): pulumi.Output<unknown> {
+  return pulumi.output({ component: p.component, vim: p.entry.vim, vnfcs: vnf.vnfcs, scaleLevels: vnf.scaleLevels });
 }

@@ -12,18 +12,21 @@ import { parseYaml, type LocatedDocument } from "../translators/yaml/located-yam
 import { nodeNameProblems } from "../components/k8s-cluster/config/node-names";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
 import { readMagnumEntries, type MagnumEntry } from "./magnum-settings";
+import { planNsEntries, readNsEntries, type NsEntry } from "./network-services";
+import { referencedVnfs } from "./references";
 import { isMapping, prepareVnfs, readVnfEntries, type PreparedVnf } from "./vnfs";
 
 export interface StackSettings {
   vims: VimEntry[];
   vnfs: PreparedVnf[];
   magnumClusters: MagnumEntry[];
+  networkServices: NsEntry[];
   /** Every problem found; callers throw on errors and print warnings. */
   bag: DiagnosticBag;
 }
 
-/** `raw` holds the parsed `pulumi-nfv:vims`, `pulumi-nfv:vnfs` and `pulumi-nfv:magnum_clusters` values. */
-export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
+/** `raw` holds the parsed `pulumi-nfv:vims`, `vnfs`, `magnum_clusters` and `network_services` values. */
+export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown; networkServices?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
   const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
   const vimTypes = new Map(config.vims.map((v) => [v.name, v.type]));
   // VIMs given but refused: their own errors are reported; what names them must not add "no such VIM".
@@ -38,11 +41,72 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; m
   }
   const allVimTypes = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
   const entries = readVnfEntries(raw.vnfs, stack, projectRoot, allVimTypes, stackLocator("vnfs", stackFile), bag, refusedVims);
+  const nsLocate = stackLocator("network_services", stackFile);
+  const networkServices = readNsEntries(raw.networkServices, projectRoot, new Set(entries.map((e) => e.name)), nsLocate, bag);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
+  checkReferences(vnfs, networkServices, bag, stackFile);
   for (const p of vnfs) if (p.component === "kubernetes-cluster") checkNodeNames(p, bag, stackFile);
-  return { vims: config.vims, vnfs, magnumClusters, bag };
+  if (!bag.hasErrors()) await planNsEntries(networkServices, vnfs, allVimTypes, nsLocate, bag);
+  return { vims: config.vims, vnfs, magnumClusters, networkServices, bag };
+}
+
+/**
+ * `hook_parameters` references (references.ts): only VM VNFs have hooks to read them; each names
+ * another VNF of the stack, and references must not go round (one VNF's hook waiting for the
+ * other's output and back; the VNFs of one NS count as one, deployed in the NSD's order).
+ */
+function checkReferences(vnfs: PreparedVnf[], networkServices: NsEntry[], bag: DiagnosticBag, stackFile?: LocatedDocument): void {
+  const locate = stackLocator("vnfs", stackFile);
+  const names = new Set(vnfs.map((p) => p.entry.name));
+  const unitOf = (vnf: string) => {
+    const ns = networkServices.find((n) => Object.values(n.vnfs).includes(vnf));
+    return ns ? `network service '${ns.name}'` : `VNF '${vnf}'`;
+  };
+  const edges = new Map<string, Set<string>>();
+  for (const p of vnfs) {
+    const params = p.entry.hookParameters;
+    if (!params) continue;
+    if (p.component !== "vm-vnf") bag.error("CONFIG_BAD_VALUE", `VNF '${p.entry.name}' is a ${p.component}: hook_parameters are for the hooks of VM VNFs`, locate([p.entry.name, "hook_parameters"], true));
+    for (const [key, param] of Object.entries(params)) {
+      if (!("ref" in param)) continue;
+      const target = param.ref.vnf;
+      if (target === p.entry.name) bag.error("CONFIG_BAD_REFERENCE", `hook_parameters.${key}: ${param.ref.text} names this VNF itself; its outputs exist only once its hooks have run`, locate([p.entry.name, "hook_parameters", key]));
+      else if (!names.has(target)) bag.error("CONFIG_BAD_REFERENCE", `hook_parameters.${key}: ${param.ref.text}: '${target}' is not a VNF of this stack (${[...names].join(", ")})`, locate([p.entry.name, "hook_parameters", key]));
+    }
+    const from = unitOf(p.entry.name);
+    for (const target of referencedVnfs(params)) {
+      const to = unitOf(target);
+      if (names.has(target) && to !== from) (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(to);
+    }
+  }
+  const cycle = findCycle(edges);
+  if (cycle) bag.error("CONFIG_REFERENCE_CYCLE", `hook_parameters references go round: ${cycle.join(" → ")}; one of them must not wait for the other`, locate([]));
+}
+
+/** One cycle of a directed graph, as the nodes on it (the first repeated at the end). */
+function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | undefined => {
+    if (state.get(n) === "done") return undefined;
+    if (state.get(n) === "open") return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, "open");
+    stack.push(n);
+    for (const m of edges.get(n) ?? []) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(n, "done");
+    return undefined;
+  };
+  for (const n of edges.keys()) {
+    const c = visit(n);
+    if (c) return c;
+  }
+  return undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { ReadPackage } from "../translators/tosca/phase1-read/read-package"
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
+import { readHookParameters, type HookParameter } from "./references";
 import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
 import type { ClusterServerGroups, Role } from "../components/k8s-cluster/plan";
 import { SERVER_GROUP_POLICIES, type ServerGroupPolicy } from "../components/vnf/plan";
@@ -58,6 +59,8 @@ export interface VnfEntry {
   installationParam?: Record<string, unknown>;
   /** VM VNFs: a script per LCM operation (see lcm-settings.ts). */
   hooks?: Partial<Record<LcmOperation, string>>;
+  /** VM VNFs with hooks: the `key=value` lines on every hook's stdin, literal or another VNF's output (references.ts). */
+  hookParameters?: Record<string, HookParameter>;
   /** VM VNFs: the last external connectivity change (`nfv change-ext-conn`). */
   extConnChange?: ExtConnChange;
   /** A Kubernetes cluster VNF: what K8sCluster needs besides the package and request. */
@@ -106,7 +109,7 @@ const PRIVATE_REGISTRIES = "private_registries";
 const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
 
 const MAX_VNF_NAME = 128;
-const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "change_ext_conn"];
+const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "hook_parameters", "change_ext_conn"];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
@@ -177,6 +180,9 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
     }
     const hooks = readHooks(value.hooks, projectRoot, at, bag);
     if (hooks) entry.hooks = hooks;
+    const parameters = readHookParameters(value.hook_parameters, at, bag);
+    if (parameters) entry.hookParameters = parameters;
+    if (value.hook_parameters !== undefined && !hooks) bag.error("CONFIG_BAD_VALUE", "hook_parameters are read by hooks on stdin: give hooks too", at(["hook_parameters"], true));
     const change = readExtConnChange(value.change_ext_conn, projectRoot, at, bag);
     if (change) entry.extConnChange = change;
     if (hooks && value.host === undefined && !(isMapping(value.ssh) && typeof value.ssh.cp === "string")) {

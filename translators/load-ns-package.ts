@@ -32,7 +32,7 @@ export interface LoadedNsPackage {
   diagnostics: Diagnostic[];
 }
 
-export async function loadNsPackage(nsPath: string, sources: Readonly<Record<string, ConstituentSource>>, options: { flavourId?: string; levelId?: string; strict?: boolean } = {}): Promise<LoadedNsPackage> {
+export async function loadNsPackage(nsPath: string, sources: Readonly<Record<string, ConstituentSource>>, options: NsOptions = {}): Promise<LoadedNsPackage> {
   const pkg = await openPackage(nsPath);
   const { ns, diagnostics } = translateRead(pkg, { strict: options.strict, expect: "ns" });
   const loaded: LoadedNsPackage = { pkg, vnfs: {}, diagnostics, ...(ns ? { ns } : {}) };
@@ -51,6 +51,24 @@ export async function loadNsPackage(nsPath: string, sources: Readonly<Record<str
   const planned = planNetworkService(ns, constituents, options);
   diagnostics.push(...planned.diagnostics);
   return planned.plan ? { ...loaded, plan: planned.plan } : loaded;
+}
+
+export interface NsOptions {
+  flavourId?: string;
+  levelId?: string;
+  strict?: boolean;
+}
+
+/**
+ * An NS package read and planned with constituents already loaded (a stack config's VNF entries,
+ * each read once for itself): the NS's own problems, then the plan's.
+ */
+export async function planNsPackage(nsPath: string, constituents: Readonly<Record<string, Constituent>>, options: NsOptions = {}): Promise<Omit<LoadedNsPackage, "vnfs">> {
+  const pkg = await openPackage(nsPath);
+  const { ns, diagnostics } = translateRead(pkg, { strict: options.strict, expect: "ns" });
+  if (!ns) return { pkg, diagnostics };
+  const planned = planNetworkService(ns, constituents, options);
+  return { pkg, ns, diagnostics: [...diagnostics, ...planned.diagnostics], ...(planned.plan ? { plan: planned.plan } : {}) };
 }
 
 /**

@@ -66,6 +66,16 @@ export interface ContainerizedVnfArgs {
   refuseAdoption?: boolean;
 }
 
+/** A Service of the CNF as the API server made it: what another VNF needs to reach it. */
+export interface CnfService {
+  namespace: string;
+  type: string;
+  /** Undefined until the API server has given one (and for a headless Service: "None"). */
+  clusterIP?: string;
+  /** `nodePort` is the API server's choice when the manifest sets none (NodePort and LoadBalancer Services). */
+  ports: { name?: string; port: number; targetPort?: number | string; nodePort?: number; protocol: string }[];
+}
+
 /** One registered object, as `objects` lists it. */
 export interface CnfObjectRef {
   apiVersion: string;
@@ -90,6 +100,8 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
   readonly objects: pulumi.Output<CnfObjectRef[]>;
   /** VDU id → the workload and selector of its pods (the VNFCs; their ids are pod names). */
   readonly vnfcs: pulumi.Output<Record<string, VnfcRef>>;
+  /** Every Service of the manifests by name, with the ports the API server gave (a NodePort's `nodePort`). */
+  readonly services: pulumi.Output<Record<string, CnfService>>;
   /** The registered resources by child-name suffix (`deployment-vdu2`). */
   readonly resources: Record<string, pulumi.CustomResource>;
   /** The Helm releases by child-name suffix (`helm-<release>`). */
@@ -155,8 +167,27 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
       })),
     );
     this.vnfcs = this.namespace.apply((ns) => Object.fromEntries(Object.entries(plan.vnfcs).map(([id, v]) => [id, { ...v, namespace: v.namespace ?? ns }])));
-    this.registerOutputs({ namespace: this.namespace, objects: this.objects, vnfcs: this.vnfcs });
+    this.services = servicesOf(plan.objects, this.resources, this.namespace);
+    this.registerOutputs({ namespace: this.namespace, objects: this.objects, vnfcs: this.vnfcs, services: this.services });
   }
+}
+
+/** The registered Services' specs as the API server returned them (Helm charts' Services are not among them). */
+function servicesOf(objects: PlannedObject[], resources: Record<string, pulumi.CustomResource>, namespace: pulumi.Output<string>): pulumi.Output<Record<string, CnfService>> {
+  const services = objects.filter((p) => p.object.apiVersion === "v1" && p.object.kind === "Service");
+  return pulumi.all(services.map((p) => {
+    const r = resources[p.key] as k8s.core.v1.Service;
+    return pulumi.all([r.spec, namespace]).apply(([spec, ns]): [string, CnfService] => [p.object.metadata.name, {
+      namespace: p.object.metadata.namespace ?? ns,
+      type: spec?.type ?? "ClusterIP",
+      ...(spec?.clusterIP ? { clusterIP: spec.clusterIP } : {}),
+      ports: (spec?.ports ?? []).map((port) => ({
+        ...(port.name ? { name: port.name } : {}), port: port.port, protocol: port.protocol ?? "TCP",
+        ...(port.targetPort !== undefined ? { targetPort: port.targetPort } : {}),
+        ...(port.nodePort ? { nodePort: port.nodePort } : {}),
+      })),
+    }]);
+  })).apply((entries) => Object.fromEntries(entries) as Record<string, CnfService>);
 }
 
 /**

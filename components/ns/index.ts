@@ -1,1 +1,1 @@
-export { NetworkService, type NetworkServiceArgs } from "./network-service";
+export { NetworkService, type ConstituentArgs, type NetworkServiceArgs } from "./network-service";

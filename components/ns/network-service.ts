@@ -26,10 +26,20 @@ export interface NetworkServiceArgs {
   /** Existing networks for NS virtual links, by link id: nothing is created for them. */
   linkNetworkIds?: Record<string, pulumi.Input<string>>;
   /** Args of each VM VNF of the plan, by NSD VNF id; the NS adds the external links it joins. */
-  vmVnfs?: Record<string, VmVnfArgs>;
+  vmVnfs?: Record<string, ConstituentArgs<VmVnfArgs>>;
   /** Args of each CNF of the plan, by NSD VNF id. */
-  cnfs?: Record<string, ContainerizedVnfArgs>;
+  cnfs?: Record<string, ConstituentArgs<ContainerizedVnfArgs>>;
 }
+
+/**
+ * A constituent's args, or a function that makes them from the constituents deployed before it
+ * (the NSD's order): how one VNF's parameters take another's outputs (an address, a Service's
+ * node port) as Pulumi outputs.
+ */
+export type ConstituentArgs<A> = A | ((before: Readonly<Record<string, VmVnf | ContainerizedVnf>>) => A);
+
+const argsOf = <A>(given: ConstituentArgs<A>, before: Readonly<Record<string, VmVnf | ContainerizedVnf>>): A =>
+  typeof given === "function" ? (given as (b: typeof before) => A)(before) : given;
 
 export class NetworkService extends pulumi.ComponentResource {
   /** The networks made for NS virtual links, by link id. */
@@ -63,9 +73,10 @@ export class NetworkService extends pulumi.ComponentResource {
     this.vnfs = {};
     for (const vnf of args.plan.vnfs) {
       const after = { parent: this, dependsOn: vnf.dependsOn.map((d) => this.vnfs[d]) };
+      const before = { ...this.vnfs };
       this.vnfs[vnf.id] = vnf.component === "vm-vnf"
-        ? new VmVnf(`${name}-${vnf.id}`, withLinks(args.vmVnfs![vnf.id], vnf, networkIds), after)
-        : new ContainerizedVnf(`${name}-${vnf.id}`, args.cnfs![vnf.id], after);
+        ? new VmVnf(`${name}-${vnf.id}`, withLinks(argsOf(args.vmVnfs![vnf.id], before), vnf, networkIds), after)
+        : new ContainerizedVnf(`${name}-${vnf.id}`, argsOf(args.cnfs![vnf.id], before), after);
     }
     this.linkNetworkIds = pulumi.output(networkIds);
     this.registerOutputs({ linkNetworkIds: this.linkNetworkIds });

@@ -11,6 +11,10 @@
  * test_cnf through the cluster's VIM (real nginx containers from the registry VNF, its NodePort
  * Service answering another VM host, scale, pod heal, removal), `nfv scale` out and in of the
  * worker aspect, with a workload on the new worker rescheduled by the drain, and a worker heal.
+ * Then the example network service (issue 24, examples/hybrid-ns) on the same cluster: a client VM
+ * VNF on the lab OpenStack and a server CNF on the cluster, joined by the NS virtual link, the
+ * client's hook given the server's node port and a worker's address as Pulumi outputs; heals of
+ * either side and a scale-out of the server seen by the client; then the NS leaves the stack.
  * Then the simple cluster leaves the stack and the `podaffinity` flavour comes up on the same
  * registry VNF: a server group per role (the masters' soft, the workers' hard anti-affinity,
  * on the lab's two compute hosts), each worker labelled with the compute host Nova put it on
@@ -573,6 +577,127 @@ async function removeCluster(vnf: string, label: string): Promise<void> {
   await until(`nothing of ${vnf}'s VM hosts left`, 120, () => leftovers(ids, cgroups).length === 0);
   // The package's VDUs have no block storage: no volume to look for.
 }
+
+/**
+ * The example NS (examples/hybrid-ns) as a site builds its packages: ETSI's SOL001 type files
+ * added to each (they are not in this repository), the server's `image: nginx` from the registry VNF.
+ */
+function hybridNsPackages(): Record<"ns" | "client-vnf" | "server-cnf", string> {
+  const out = {} as Record<"ns" | "client-vnf" | "server-cnf", string>;
+  for (const name of ["ns", "client-vnf", "server-cnf"] as const) {
+    const dir = path.join(work, `hybrid-${name}`);
+    cpSync(path.join(HYBRID, "packages", name), dir, { recursive: true });
+    for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"]) {
+      cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(dir, "Definitions", f));
+    }
+    out[name] = dir;
+  }
+  const manifest = path.join(out["server-cnf"], "Files/kubernetes/server.yaml");
+  writeFileSync(manifest, readFileSync(manifest, "utf8").replace(/image: nginx$/m, `image: ${nginxImage}`));
+  return out;
+}
+
+const HYBRID = path.join(ROOT, "examples/hybrid-ns");
+/** The NS's VNF entries and the child name of its VM VNF (`<ns>-<NSD VNF id>`). */
+const NS_CLIENT = "nsclient";
+const NS_SERVER = "nsserver";
+const CLIENT_VNF = "hybrid-client";
+const serverPods = () => pods(["-l", "app=server"]);
+/** The client hook's answers on a VM host of the client: [operation, answer]. */
+function clientLog(s: Server): [string, string][] {
+  const file = path.join(labEnv.state_dir, "hosts", s.ID, "root/var/log/nfv-client.log");
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map((l) => { const [, op, ...answer] = l.split(" "); return [op, answer.join(" ")]; }) : [];
+}
+
+describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab OpenStack and a CNF on the cluster, joined by the NS virtual link", () => {
+  let client: Server;
+  let url = "";
+  it("one up: the server CNF's pod Running from the registry's image; the client's hook reached its Service over the link, answered by that pod, seen in its log", async () => {
+    const pkgs = hybridNsPackages();
+    await set(`vnfs.${NS_SERVER}.vim`, "kubernetes_vim");
+    await set(`vnfs.${NS_SERVER}.package`, pkgs["server-cnf"]);
+    await set(`vnfs.${NS_SERVER}.instantiate_request`, path.join(HYBRID, "requests/server.json"));
+    const c = `vnfs.${NS_CLIENT}`;
+    await set(`${c}.vim`, "lab");
+    await set(`${c}.package`, pkgs["client-vnf"]);
+    await set(`${c}.instantiate_request`, path.join(HYBRID, "requests/client.json"));
+    await set(`${c}.ssh.cp`, "clientCp");
+    await set(`${c}.ssh.user`, "cirros");
+    await set(`${c}.ssh.private_key_file`, path.join(work, "id_ed25519"));
+    await set(`${c}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+    for (const op of ["instantiate_end", "heal_end"]) await set(`${c}.hooks.${op}`, path.join(HYBRID, "mgmt/call-server.sh"));
+    // The server's address and port as the stack's outputs of the cluster and the CNF: resolved by Pulumi.
+    await set(`${c}.hook_parameters.server_address`, `\${vnfs.${VNF}.vnfcs.workerNode-0.ips[0]}`);
+    await set(`${c}.hook_parameters.server_port`, `\${vnfs.${NS_SERVER}.services.server.ports[0].nodePort}`);
+    await set("network_services.hybrid.package", pkgs.ns);
+    await set("network_services.hybrid.vnfs.client", NS_CLIENT);
+    await set("network_services.hybrid.vnfs.server", NS_SERVER);
+    // The NS virtual link on the network the cluster's nodes are on: the CNF is reached through its Service there.
+    await set("network_services.hybrid.links.service_link", labResources(labEnv)["network.lab-net"]);
+    const up = await timed("ns up", () => stack.up({ color: "never" }));
+    expect(up.outputs.networkServices.value.hybrid).toEqual({ vnfs: { client: NS_CLIENT, server: NS_SERVER }, linkNetworkIds: { service_link: labResources(labEnv)["network.lab-net"] } });
+    const [pod] = await until("the server pod Running", 300, () => {
+      const p = serverPods();
+      return p.length === 1 && p[0].phase === "Running" && p;
+    });
+    expect(pod.images).toEqual([nginxImage]);
+    expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`]).toContain(pod.node);
+    [client] = servers(CLIENT_VNF);
+    expect([client.Name, client.Status]).toEqual([`${CLIENT_VNF}-client-0`, "ACTIVE"]);
+    expect(Object.keys(client.Networks)).toEqual(["lab-net"]);
+    expect(clientLog(client)).toEqual([["instantiate_end", `nfv-lab nginx on ${pod.name}`]]);
+    expect(kubectl("logs", pod.name)).toMatch(/"GET \/ HTTP\/1\.1" 200 .*"curl\//);
+    const worker0 = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-0`)!;
+    url = `http://${Object.values(worker0.Networks)[0][0]}:30080/`;
+    const again = await stack.up({ color: "never" });
+    expect(Object.entries(again.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
+  });
+
+  it("nfv heal --vnfc of the server's pod: a new pod answers the client over the link", async () => {
+    const [old] = serverPods();
+    await timed("ns cnf heal", () => nfv("heal", "--vnf", NS_SERVER, "--vnfc", old.name));
+    const [pod] = await until("a new server pod Running", 300, () => {
+      const p = serverPods();
+      return p.length === 1 && p[0].name !== old.name && p[0].phase === "Running" && p;
+    });
+    expect(await until("the new pod answers the client", 120, () => getFrom(client, url))).toBe(`nfv-lab nginx on ${pod.name}\n`);
+  });
+
+  it("nfv heal --vnfc client-0: a new server on the link, whose heal_end hook reached the server", async () => {
+    await timed("ns vm heal", () => nfv("heal", "--vnf", NS_CLIENT, "--vnfc", "client-0"));
+    const [healed] = servers(CLIENT_VNF);
+    expect(healed.ID).not.toBe(client.ID);
+    expect(healed.Status).toBe("ACTIVE");
+    const [pod] = serverPods();
+    expect(clientLog(healed)).toEqual([["heal_end", `nfv-lab nginx on ${pod.name}`]]);
+    client = healed;
+  });
+
+  it("nfv scale out of server_aspect: a second pod, and the client's requests are answered by both", async () => {
+    await timed("ns cnf scale out", () => nfv("scale", "--vnf", NS_SERVER, "--aspect", "server_aspect", "--steps", "1", "--type", "out"));
+    const running = await until("2 server pods Running", 300, () => {
+      const p = serverPods();
+      return p.length === 2 && p.every((x) => x.phase === "Running") && p;
+    });
+    const seen = new Set<string>();
+    await until("both pods answer the client", 120, () => {
+      for (let i = 0; i < 10; i++) seen.add(getFrom(client, url).trim());
+      return seen.size === 2;
+    });
+    expect([...seen].sort()).toEqual(running.map((p) => `nfv-lab nginx on ${p.name}`).sort());
+  });
+
+  it("removed from the stack: the client's server, port and VM host and the server's pods and Service are gone", async () => {
+    const ids = servers(CLIENT_VNF).map((s) => s.ID);
+    for (const key of ["network_services", `vnfs.${NS_CLIENT}`, `vnfs.${NS_SERVER}`]) await stack.removeConfig(`pulumi-nfv:${key}`, true);
+    await timed("ns removed", () => stack.up({ color: "never" }));
+    expect(servers(CLIENT_VNF)).toEqual([]);
+    expect(ports(CLIENT_VNF)).toEqual([]);
+    await until("no server pod left", 120, () => serverPods().length === 0);
+    expect(kubectl("get", "deployment,service", "-o", "name")).not.toMatch(/\/server$/m);
+    await until("nothing of the client's VM host left", 120, () => leftovers(ids, []).length === 0);
+  });
+});
 
 describe.skipIf(!enabled)("the simple cluster removed from the stack", () => {
   it("leaves no server, port or server group of it, and no VM host, lab node, cgroup or network namespace", async () => {

@@ -188,6 +188,15 @@ describe("ContainerizedVnf", () => {
     expect(plain(secret.inputs.data)).toEqual({ param0: "a2V5MQ==", param1: "a2V5Mg==" });
   });
 
+  it("services: each Service by name with its ports as the API server returned its spec (the mock returns the inputs)", async () => {
+    const c = new cnf.ContainerizedVnf("svc", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "replicaset_service_secret.yaml"), manifests: testCnfFiles() });
+    expect(await valueOf(c.services)).toEqual({
+      "curry-svc-vdu001-multiple": { namespace: "default", type: "NodePort", ports: [{ name: "80", port: 80, targetPort: 8080, protocol: "TCP" }] },
+    });
+    const none = new cnf.ContainerizedVnf("nosvc", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "deployment.yaml"), manifests: testCnfFiles() });
+    expect(await valueOf(none.services)).toEqual({});
+  });
+
   it("manifests may be given as a map path → text", async () => {
     const files = testCnfFiles();
     const map = Object.fromEntries(["Files/kubernetes/pod.yaml", "Files/kubernetes/deployment.yaml"].map((p) => [p, files.read(p)!]));
