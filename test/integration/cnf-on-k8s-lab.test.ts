@@ -1,7 +1,8 @@
 /**
  * The sample CNF on the lab's real Kubernetes API (lab/k8s: kube-apiserver, controller-manager,
  * scheduler, etcd, kwok nodes), through the stack program and the `nfv` commands: up, scale,
- * heal of one pod, a second up with no changes, destroy; the VIM variants; and the shipped `local`
+ * heal of one pod, a second up with no changes, destroy; a CNF over several namespaces; a Helm
+ * CNF (its chart rendered by helm.v4.Chart, scaled through the chart's values); the VIM variants; and the shipped `local`
  * stack. Runs when the lab binaries are cached, like test/integration/k8s-lab; otherwise skipped,
  * saying why.
  */
@@ -12,6 +13,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canary, openLocalStack, openTestStack, removeTestStack, ROOT, runNfv, setSecretConfig, type LocalStack } from "./harness";
+import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 import { labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 
@@ -193,6 +195,60 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       await mns.destroy({ color: "never" });
       expect(deployments()).toEqual([]);
       await until("its Namespaces gone", () => namespaces().length === 0);
+    });
+  });
+
+  /**
+   * A Helm CNF (issue 25): the fixture's chart (test/fixtures/packages/helm-cnf) named by Tacker's
+   * helm_chart_path, rendered by the kubernetes provider's helm.v4.Chart (no helm binary), its
+   * helm_parameters applied, scaled through helm_value_names, one pod healed.
+   */
+  describe("a Helm CNF (helm_chart_path, helm_parameters, helm_value_names)", () => {
+    const HELM_STACK = "it-cnf-helm";
+    let helm: Stack;
+    let pkg = "";
+    const web = (jsonpath: string) => kubectl("get", "deployment", "web", "-o", `jsonpath=${jsonpath}`);
+    const webPods = () => kubectl("get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.metadata.name} {.status.phase}{\"\\n\"}{end}").split("\n").filter(Boolean).map((l) => l.split(" "));
+    beforeAll(async () => {
+      pkg = helmCnfPackage();
+      helm = await openTestStack(local, HELM_STACK);
+      await helm.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.vim", { value: "lab" }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.package", { value: pkg }, true);
+      await helm.setConfig("pulumi-nfv:vnfs.helm.instantiate_request", { value: path.join(HELM_CNF_FIXTURE, "instantiate-request.json") }, true);
+    }, 600_000);
+    afterAll(async () => {
+      await removeTestStack(helm);
+      if (pkg) rmSync(pkg, { recursive: true, force: true });
+    }, 600_000);
+
+    it("up: the chart's Deployment with helm_parameters' image tag, the instance label on it and its pods, Available", async () => {
+      expect((await helm.up({ color: "never" })).summary.result).toBe("succeeded");
+      expect(web("{.spec.template.spec.containers[0].image}")).toBe("registry.example/web:1.2.4");
+      expect(web("{.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(web("{.spec.template.metadata.labels.tacker_vnf_instance_id}")).toBe(web("{.metadata.labels.tacker_vnf_instance_id}"));
+      await until("web Available", () => web("{.status.availableReplicas}") === "1");
+    });
+
+    it("nfv scale out of web_aspect sets the chart's replicaCount: 2 replicas, as the API reports them", async () => {
+      const r = await nfv("scale", "--stack", HELM_STACK, "--vnf", "helm", "--aspect", "web_aspect", "--steps", "1", "--type", "out");
+      expect(r.code, r.out).toBe(0);
+      expect(web("{.spec.replicas}")).toBe("2");
+      await until("2 web pods Running", () => webPods().length === 2 && webPods().every(([, phase]) => phase === "Running"));
+    });
+
+    it("nfv heal --vnfc deletes that pod; the chart's ReplicaSet makes a new one", async () => {
+      const [before] = webPods().map(([name]) => name).sort();
+      const r = await nfv("heal", "--stack", HELM_STACK, "--vnf", "helm", "--vnfc", before);
+      expect(r.code, r.out).toBe(0);
+      await until("a new web pod", () => webPods().length === 2 && !webPods().some(([name]) => name === before) && webPods().every(([, phase]) => phase === "Running"));
+    });
+
+    it("a second up changes nothing; destroy removes the chart's objects", async () => {
+      const again = await helm.up({ color: "never" });
+      expect(Object.entries(again.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
+      await helm.destroy({ color: "never" });
+      await until("web gone", () => kubectl("get", "deployments", "-o", "name").split("\n").every((l) => l !== "deployment.apps/web"));
     });
   });
 
