@@ -31,8 +31,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import * as yaml from "js-yaml";
+import { keystoneSession } from "../clients/openstack";
 import { toolchainEnv } from "../lab/toolchain/env";
+import { readVimConfigFile } from "../translators/tacker/vim-config";
 
 const REPO = resolve(__dirname, "../../..");
 const LAB = join(REPO, "lab/openstack");
@@ -158,23 +159,20 @@ interface Api { token: string; projectId: string; heat: string; nova: string; ne
 let api: Api | undefined;
 let vimFile = "";
 
+/** The VIM user's token and endpoints (clients/openstack.ts, as the components authenticate), renewed 10 minutes before expiry. */
 async function auth(): Promise<Api> {
   if (api && api.expires - Date.now() > 600_000) return api;
-  const vim = yaml.load(readFileSync(vimFile, "utf8")) as Record<string, string>;
-  const r = await fetch(`${vim.auth_url.replace(/\/$/, "")}/auth/tokens`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ auth: {
-      identity: { methods: ["password"], password: { user: { name: vim.username, domain: { name: vim.user_domain_name ?? "Default" }, password: vim.password } } },
-      scope: { project: { name: vim.project_name, domain: { name: vim.project_domain_name ?? "Default" } } },
-    } }),
-  });
-  if (r.status !== 201) throw new Error(`keystone: ${r.status}`);
-  const body = (await r.json()) as { token: { project: { id: string }; expires_at: string; catalog: { type: string; endpoints: { interface: string; url: string }[] }[] } };
-  const url = (type: string) => body.token.catalog.find((s) => s.type === type)?.endpoints.find((e) => e.interface === "public")?.url;
-  const heat = url("orchestration");
-  if (!heat) throw new Error("no orchestration endpoint in the catalog: is Heat registered (lab/openstack/up --with-heat)?");
-  api = { token: r.headers.get("x-subject-token")!, projectId: body.token.project.id, heat, nova: url("compute")!, neutron: url("network")!.replace(/\/$/, ""), expires: Date.parse(body.token.expires_at) };
+  const { spec, bag } = readVimConfigFile(vimFile);
+  bag.throwIfErrors(`bench: ${vimFile}`);
+  if (spec.type !== "openstack") throw new Error(`bench: ${vimFile} is not an OpenStack VIM`);
+  const session = await keystoneSession(spec);
+  const endpoint = (type: string) => session.endpoint(type) ?? fail(`no ${type} endpoint in the catalog${type === "orchestration" ? ": is Heat registered (lab/openstack/up --with-heat)?" : ""}`);
+  api = { token: session.token, projectId: session.projectId, heat: endpoint("orchestration"), nova: endpoint("compute"), neutron: endpoint("network"), expires: session.expiresAt };
   return api;
+}
+
+function fail(message: string): never {
+  throw new Error(`bench: ${message}`);
 }
 
 async function call<T>(method: string, url: string, body?: unknown, ok = [200, 201, 202, 204]): Promise<{ status: number; json: T }> {

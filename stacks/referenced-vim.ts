@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KubernetesVim } from "../components/vim";
-import { parseKubeconfig, type KubeconfigParts } from "../components/vim/kubeconfig";
+import { parseKubeconfig, type KubeconfigParts } from "../clients/kubeconfig";
 import type { StackReferenceVim } from "./config";
 
 export async function referencedKubernetesVim(name: string, ref: StackReferenceVim): Promise<KubernetesVim> {

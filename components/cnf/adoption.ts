@@ -8,7 +8,7 @@
 import { DiagnosticBag } from "../../translators/diagnostics";
 import { checkAdoption, type LiveObject } from "../../translators/kubernetes/labels";
 import type { PlannedObject } from "../../translators/kubernetes/objects";
-import type { KubeApi } from "./ops/kube-api";
+import type { KubeApi } from "../../clients/kube-api";
 
 /**
  * Reads every planned object; throws one DiagnosticError naming each object of another instance

@@ -10,7 +10,7 @@ import { refuseForeignObjects } from "./adoption";
 import type { ChartReader } from "../../translators/kubernetes/helm";
 import { materializeChart, registerRelease } from "./helm-release";
 import { registerObject } from "./kinds-to-resources";
-import { kubeApi } from "./ops/kube-api";
+import { kubeApi } from "../../clients/kube-api";
 
 /**
  * A containerized VNF on a Kubernetes VIM. Every field is a plain value, not an `Input`: the

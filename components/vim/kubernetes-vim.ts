@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { isNoneCa, parseCertificateBundle, parsePrivateKey } from "../../translators/pem";
-import { buildKubeconfig } from "./kubeconfig";
+import { buildKubeconfig } from "../../clients/kubeconfig";
 import { kubernetesVimRecord, vimId, type TackerVimRecord } from "./vim-record";
 
 /** A Kubernetes VIM, field for field Tacker's `vim-config.yaml` with `type: kubernetes`. */

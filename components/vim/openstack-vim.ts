@@ -1,7 +1,8 @@
 import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { parseCertificateBundle } from "../../translators/pem";
-import { fetchServerPlacement, type KeystoneCredentials, type ServerPlacement, type ServerPlacementSource } from "./server-placement";
+import type { KeystoneCredentials } from "../../clients/openstack";
+import { fetchServerPlacement, type ServerPlacement, type ServerPlacementSource } from "./server-placement";
 import { openStackVimRecord, vimId, type TackerVimRecord } from "./vim-record";
 
 /** An OpenStack VIM, field for field Tacker's `vim-config.yaml` (type `openstack`, the default). */

@@ -13,17 +13,8 @@
 import { DiagnosticBag, type Diagnostic } from "../../../translators/diagnostics";
 import type { KubeObject } from "../../../translators/kubernetes/objects";
 import type { CnfPlan, VnfcRef } from "../../../translators/kubernetes/plan";
-import type { KubeApi } from "./kube-api";
+import type { KubeApi, LivePod } from "../../../clients/kube-api";
 
-/** A live pod, as `GET /api/v1/namespaces/<ns>/pods` returns it (the fields read here). */
-export interface LivePod {
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
-  };
-}
 
 export interface PodDeletion {
   vnfcId: string;

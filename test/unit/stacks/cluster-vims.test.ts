@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildKubeconfig } from "../../../components/vim/kubeconfig";
+import { buildKubeconfig } from "../../../clients/kubeconfig";
 import { referencedKubeconfig } from "../../../stacks/referenced-vim";
 import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";

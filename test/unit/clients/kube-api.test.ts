@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { kubeApi, runHeal, type HttpRequest, type HttpResponse, type HealPlan } from "../../../components/cnf/ops";
 import { parse, stringify } from "yaml";
-import { buildKubeconfig } from "../../../components/vim/kubeconfig";
+import { buildKubeconfig } from "../../../clients/kubeconfig";
 
 const CA = readFileSync(path.join(__dirname, "../../fixtures/pki/ca-a.crt"), "utf8");
 

@@ -5,10 +5,19 @@
  * injectable so that tests need no cluster.
  */
 import * as https from "node:https";
-import { parseKubeconfig } from "../../vim/kubeconfig";
-import type { KubeObject } from "../../../translators/kubernetes/objects";
-import type { LiveObject } from "../../../translators/kubernetes/labels";
-import type { LivePod } from "./heal";
+import type { KubeObject } from "../translators/kubernetes/objects";
+import type { LiveObject } from "../translators/kubernetes/labels";
+import { parseKubeconfig } from "./kubeconfig";
+
+/** A live pod, as `GET /api/v1/namespaces/<ns>/pods` returns it (the fields read here). */
+export interface LivePod {
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+  };
+}
 
 export interface HttpRequest {
   method: "GET" | "DELETE" | "POST";
