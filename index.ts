@@ -24,8 +24,14 @@ export type { Constituent, NsPlan, PlannedConstituent, VimKind } from "./transla
 // Tacker's files, read as Tacker takes them.
 export { parseVimConfig, readVimConfigFile, type KubernetesVimSpec, type OpenStackVimSpec, type VimSpec } from "./translators/tacker/vim-config";
 export {
-  applyExtConnChange, readChangeExtConnRequest, readInstantiateRequest,
-  type ChangeExtVnfConnectivityRequest, type ExtVirtualLink, type ExtManagedVirtualLink, type InstantiateVnfRequest, type InstantiateRequestResult,
+  applyExtConnChange,
+  readChangeExtConnRequest,
+  readInstantiateRequest,
+  type ChangeExtVnfConnectivityRequest,
+  type ExtVirtualLink,
+  type ExtManagedVirtualLink,
+  type InstantiateVnfRequest,
+  type InstantiateRequestResult,
 } from "./translators/tacker/instantiate-request";
 
 // VIMs.
@@ -41,7 +47,13 @@ export { LCM_OPERATIONS, type LcmOperation, type ServerGroupPolicy } from "./com
 export type { HookCommand, HookFile, HookScript, SshArgs } from "./mgmt/hooks";
 export { ContainerizedVnf, type ContainerizedVnfArgs, type CnfObjectRef, type CnfService } from "./components/cnf/containerized-vnf";
 export type { VnfcRef } from "./translators/kubernetes/plan";
-export { PrivateRegistry, type PrivateRegistryArgs, type RegistryConnectionInfo, type RegistryHostArgs, type RegistryVnfArgs } from "./components/registry/private-registry";
+export {
+  PrivateRegistry,
+  type PrivateRegistryArgs,
+  type RegistryConnectionInfo,
+  type RegistryHostArgs,
+  type RegistryVnfArgs,
+} from "./components/registry/private-registry";
 export { K8sCluster, type K8sClusterArgs, type K8sVersions } from "./components/k8s-cluster/k8s-cluster";
 export type { ClusterServerGroups } from "./components/k8s-cluster/plan";
 export { MagnumCluster, type MagnumClusterArgs } from "./components/k8s-cluster/magnum-cluster";

@@ -72,7 +72,13 @@ function pidAlive(name: string, state: string): boolean {
 }
 
 function parseFacts(out: string): Facts {
-  return Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  return Object.fromEntries(
+    out
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
 }
 
 interface LabSession {
@@ -88,7 +94,13 @@ function labUp(): LabSession {
   const state = join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "openstack");
   const startedLab = !labStatusOk();
   const startedHeat = startedLab || !pidAlive("heat-api", state) || !pidAlive("heat-engine", state);
-  log(startedLab ? "lab not running: lab/openstack/up --with-heat" : startedHeat ? "lab running without Heat: lab/openstack/up --with-heat" : "lab and Heat running: reusing them");
+  log(
+    startedLab
+      ? "lab not running: lab/openstack/up --with-heat"
+      : startedHeat
+        ? "lab running without Heat: lab/openstack/up --with-heat"
+        : "lab and Heat running: reusing them",
+  );
   const t = performance.now();
   const out = execFileSync(join(LAB, "up"), ["--with-heat"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_800_000 });
   const facts = parseFacts(out);
@@ -111,7 +123,11 @@ function labRestore(s: LabSession): void {
 // ---------------------------------------------------------------------------------------------
 // Memory of Heat's processes: every member of the sessions whose leaders' pids `start` recorded.
 
-interface Mem { rss: number; pss: number; procs: number }
+interface Mem {
+  rss: number;
+  pss: number;
+  procs: number;
+}
 
 function heatMemory(state: string): Mem {
   const leaders = new Set<number>();
@@ -155,7 +171,14 @@ class MemSampler {
 // ---------------------------------------------------------------------------------------------
 // OpenStack REST: a token of the VIM's user, Heat and Nova endpoints from its catalog.
 
-interface Api { token: string; projectId: string; heat: string; nova: string; neutron: string; expires: number }
+interface Api {
+  token: string;
+  projectId: string;
+  heat: string;
+  nova: string;
+  neutron: string;
+  expires: number;
+}
 let api: Api | undefined;
 let vimFile = "";
 
@@ -166,8 +189,17 @@ async function auth(): Promise<Api> {
   bag.throwIfErrors(`bench: ${vimFile}`);
   if (spec.type !== "openstack") throw new Error(`bench: ${vimFile} is not an OpenStack VIM`);
   const session = await keystoneSession(spec);
-  const endpoint = (type: string) => session.endpoint(type) ?? fail(`no ${type} endpoint in the catalog${type === "orchestration" ? ": is Heat registered (lab/openstack/up --with-heat)?" : ""}`);
-  api = { token: session.token, projectId: session.projectId, heat: endpoint("orchestration"), nova: endpoint("compute"), neutron: endpoint("network"), expires: session.expiresAt };
+  const endpoint = (type: string) =>
+    session.endpoint(type) ??
+    fail(`no ${type} endpoint in the catalog${type === "orchestration" ? ": is Heat registered (lab/openstack/up --with-heat)?" : ""}`);
+  api = {
+    token: session.token,
+    projectId: session.projectId,
+    heat: endpoint("orchestration"),
+    nova: endpoint("compute"),
+    neutron: endpoint("network"),
+    expires: session.expiresAt,
+  };
   return api;
 }
 
@@ -178,7 +210,8 @@ function fail(message: string): never {
 async function call<T>(method: string, url: string, body?: unknown, ok = [200, 201, 202, 204]): Promise<{ status: number; json: T }> {
   const a = await auth();
   const r = await fetch(url, {
-    method, headers: { "x-auth-token": a.token, "content-type": "application/json", accept: "application/json", "x-openstack-nova-api-version": "2.47" },
+    method,
+    headers: { "x-auth-token": a.token, "content-type": "application/json", accept: "application/json", "x-openstack-nova-api-version": "2.47" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await r.text();
@@ -186,7 +219,11 @@ async function call<T>(method: string, url: string, body?: unknown, ok = [200, 2
   return { status: r.status, json: (text ? JSON.parse(text) : {}) as T };
 }
 
-interface Server { id: string; name: string; status: string }
+interface Server {
+  id: string;
+  name: string;
+  status: string;
+}
 
 async function benchServers(prefix: string): Promise<Server[]> {
   const a = await auth();
@@ -205,7 +242,11 @@ async function quiesce(state: string, prefix: string, timeoutS = 600): Promise<v
     } catch {
       // being rewritten
     }
-    const have = new Set(Object.entries(idx).filter(([, h]) => h.name.startsWith(prefix)).map(([id]) => id));
+    const have = new Set(
+      Object.entries(idx)
+        .filter(([, h]) => h.name.startsWith(prefix))
+        .map(([id]) => id),
+    );
     if (want.size === have.size && [...want].every((id) => have.has(id))) {
       log(`vm-host agent caught up (${have.size} ${prefix}* hosts) after ${secs(performance.now() - t)} s`);
       return;
@@ -221,7 +262,13 @@ async function quiesce(state: string, prefix: string, timeoutS = 600): Promise<v
 // ---------------------------------------------------------------------------------------------
 // Heat, as Tacker drives it (heatclient calls, here as plain REST).
 
-interface HeatStack { id: string; stack_name: string; stack_status: string; stack_status_reason: string; updated_time: string | null }
+interface HeatStack {
+  id: string;
+  stack_name: string;
+  stack_status: string;
+  stack_status_reason: string;
+  updated_time: string | null;
+}
 
 async function heatStack(name: string, id: string): Promise<HeatStack | undefined> {
   const a = await auth();
@@ -255,19 +302,31 @@ function heatTemplate(n: number, resources: Facts): { template: string; files: R
 async function heatCreate(name: string, n: number, resources: Facts, created: { id?: string }): Promise<{ id: string; seconds: number }> {
   const a = await auth();
   const t = performance.now();
-  const { json } = await call<{ stack: { id: string } }>("POST", `${a.heat}/stacks`, { stack_name: name, ...heatTemplate(n, resources), timeout_mins: 60, disable_rollback: true });
+  const { json } = await call<{ stack: { id: string } }>("POST", `${a.heat}/stacks`, {
+    stack_name: name,
+    ...heatTemplate(n, resources),
+    timeout_mins: 60,
+    disable_rollback: true,
+  });
   created.id = json.stack.id;
   await heatWait(name, json.stack.id, (s) => s?.stack_status === "CREATE_COMPLETE");
   return { id: json.stack.id, seconds: (performance.now() - t) / 1000 };
 }
 
-interface HeatResource { resource_name: string; resource_type: string; physical_resource_id: string; links: { href: string; rel: string }[] }
+interface HeatResource {
+  resource_name: string;
+  resource_type: string;
+  physical_resource_id: string;
+  links: { href: string; rel: string }[];
+}
 
 /** The server resource of one AutoScalingGroup member: its nested stack (name, id) and server id. */
 async function heatMember(name: string, id: string): Promise<{ stack: string; stackId: string; server: string }> {
   const a = await auth();
   const { json } = await call<{ resources: HeatResource[] }>("GET", `${a.heat}/stacks/${name}/${id}/resources?nested_depth=2`);
-  const servers = json.resources.filter((r) => r.resource_type === "OS::Nova::Server").sort((x, y) => x.physical_resource_id.localeCompare(y.physical_resource_id));
+  const servers = json.resources
+    .filter((r) => r.resource_type === "OS::Nova::Server")
+    .sort((x, y) => x.physical_resource_id.localeCompare(y.physical_resource_id));
   const href = servers[0].links.find((l) => l.rel === "stack")!.href;
   const [, sname, sid] = /\/stacks\/([^/]+)\/([^/]+)$/.exec(href)!;
   return { stack: sname, stackId: sid, server: servers[0].physical_resource_id };
@@ -317,7 +376,13 @@ async function portsOf(serverId: string): Promise<string[]> {
 async function checkReplaced(oldServer: string, oldPorts: string[], prefix: string): Promise<void> {
   const now = await benchServers(prefix);
   if (now.some((s) => s.id === oldServer)) throw new Error(`heal did not replace server ${oldServer}`);
-  if (now.some((s) => s.status !== "ACTIVE")) throw new Error(`after heal: ${now.filter((s) => s.status !== "ACTIVE").map((s) => `${s.name} ${s.status}`).join(", ")}`);
+  if (now.some((s) => s.status !== "ACTIVE"))
+    throw new Error(
+      `after heal: ${now
+        .filter((s) => s.status !== "ACTIVE")
+        .map((s) => `${s.name} ${s.status}`)
+        .join(", ")}`,
+    );
   const owners = await Promise.all(now.map(async (s) => ({ s, ports: await portsOf(s.id) })));
   if (!owners.some((o) => o.ports.join() === oldPorts.join())) throw new Error(`after heal: port(s) ${oldPorts.join(", ")} not kept by a new server`);
 }
@@ -325,7 +390,12 @@ async function checkReplaced(oldServer: string, oldPorts: string[], prefix: stri
 // ---------------------------------------------------------------------------------------------
 // Pulumi: the project's program through the Automation API on a private file backend.
 
-interface PulumiSide { stack: Stack; env: Record<string, string>; name: string; backend: string }
+interface PulumiSide {
+  stack: Stack;
+  env: Record<string, string>;
+  name: string;
+  backend: string;
+}
 
 async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: string): Promise<PulumiSide> {
   const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
@@ -364,7 +434,10 @@ async function pulumiHeal(p: PulumiSide, n: number): Promise<number> {
   const oldPorts = await portsOf(old);
   const t = performance.now();
   // the CLI as an operator runs it, in its own process (its build of this bench)
-  const r = spawnSync(process.execPath, [NFV_CLI, "heal", "--stack", p.name, "--vnf", vnf, "--vnfc", HEAL_VNFC, "--cwd", REPO], { env: { ...process.env, ...p.env }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [NFV_CLI, "heal", "--stack", p.name, "--vnf", vnf, "--vnfc", HEAL_VNFC, "--cwd", REPO], {
+    env: { ...process.env, ...p.env },
+    encoding: "utf8",
+  });
   const seconds = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`nfv heal exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
   await checkReplaced(old, oldPorts, `${vnf}-`);
@@ -385,7 +458,13 @@ async function pulumiDispose(p: PulumiSide): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Row { n: number; op: string; pulumi?: number; heat?: number; note?: string }
+interface Row {
+  n: number;
+  op: string;
+  pulumi?: number;
+  heat?: number;
+  note?: string;
+}
 
 async function runSize(n: number, lab: LabSession, state: string, resources: Facts, work: string, rows: Row[], sampler: MemSampler): Promise<void> {
   const heatName = `bench-heat-${n}`;
@@ -464,13 +543,19 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
 
 function table(rows: Row[]): string {
   const header = ["operation", "pulumi s", "heat s", "pulumi / heat"];
-  const cells = rows.map((r) => [r.op, r.pulumi === undefined ? "failed" : r.pulumi.toFixed(1), r.heat === undefined ? "failed" : r.heat.toFixed(1),
-    r.pulumi !== undefined && r.heat !== undefined ? `${(r.pulumi / r.heat).toFixed(2)}x` : "n/a"]);
+  const cells = rows.map((r) => [
+    r.op,
+    r.pulumi === undefined ? "failed" : r.pulumi.toFixed(1),
+    r.heat === undefined ? "failed" : r.heat.toFixed(1),
+    r.pulumi !== undefined && r.heat !== undefined ? `${(r.pulumi / r.heat).toFixed(2)}x` : "n/a",
+  ]);
   // the no-change row has no Heat counterpart
   for (const [i, r] of rows.entries()) if (r.op.startsWith("up with no change")) cells[i].splice(2, 2, "-", "-");
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => "| " + c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|") + "|", ...cells.map(line)].join("\n");
+  return [line(header), "|" + widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|") + "|", ...cells.map(line)].join(
+    "\n",
+  );
 }
 
 async function main(): Promise<void> {
@@ -496,16 +581,28 @@ async function main(): Promise<void> {
     out.push(table(rows));
     for (const r of rows.filter((x) => x.note)) out.push(`note (${r.op}): ${r.note}`);
     out.push("up with no change: Pulumi's fixed cost of a run (program, plugins, diff of every resource; no refresh); Heat has no such step");
-    out.push("both heal rows: the Pulumi column is the same `nfv heal` run; the Heat rows are Tacker's way through the API (heatclient) and the literal openstack CLI commands (3-4 s client start-up each, --wait polls)");
+    out.push(
+      "both heal rows: the Pulumi column is the same `nfv heal` run; the Heat rows are Tacker's way through the API (heatclient) and the literal openstack CLI commands (3-4 s client start-up each, --wait polls)",
+    );
     out.push("");
     out.push("pulumi: `pulumi up` (Automation API) / `nfv heal --vnfc VDU1-0` (own process: up --replace of the server, port kept) / `pulumi destroy`");
-    out.push(`heat: Tacker-style BaseHOT (AutoScalingGroup of VDU1.yaml: port + server, scaling policies), REST API polled every ${POLL_MS} ms; heal = mark unhealthy + update --existing`);
+    out.push(
+      `heat: Tacker-style BaseHOT (AutoScalingGroup of VDU1.yaml: port + server, scaling policies), REST API polled every ${POLL_MS} ms; heal = mark unhealthy + update --existing`,
+    );
     out.push("both end when every server is ACTIVE in Nova (nova fake driver); the lab's VM-host agent settles between measurements");
-    out.push(lab.heatStartSeconds !== undefined
-      ? `heat start (processes started → API answers, ${lab.facts.heat_engine_workers ?? "?"} engine workers registered): ${lab.heatStartSeconds} s; lab/openstack/up --with-heat took ${lab.upSeconds?.toFixed(0)} s${lab.startedLab ? " (whole lab)" : " (lab already running)"}`
-      : "heat start: not measured (Heat was already running)");
-    out.push(`heat memory (heat-api + heat-engine and its workers): idle ${idle.procs} processes RSS ${idle.rss.toFixed(0)} MiB / PSS ${idle.pss.toFixed(0)} MiB; peak during Heat's work RSS ${sampler.peak.rss.toFixed(0)} / PSS ${sampler.peak.pss.toFixed(0)} MiB; at the end RSS ${after.rss.toFixed(0)} / PSS ${after.pss.toFixed(0)} MiB`);
-    out.push(`load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end, on ${cpus().length} cores; bench took ${secs(performance.now() - t0)} s`);
+    out.push(
+      lab.heatStartSeconds !== undefined
+        ? `heat start (processes started → API answers, ${lab.facts.heat_engine_workers ?? "?"} engine workers registered): ${lab.heatStartSeconds} s; lab/openstack/up --with-heat took ${lab.upSeconds?.toFixed(0)} s${lab.startedLab ? " (whole lab)" : " (lab already running)"}`
+        : "heat start: not measured (Heat was already running)",
+    );
+    out.push(
+      `heat memory (heat-api + heat-engine and its workers): idle ${idle.procs} processes RSS ${idle.rss.toFixed(0)} MiB / PSS ${idle.pss.toFixed(0)} MiB; peak during Heat's work RSS ${sampler.peak.rss.toFixed(0)} / PSS ${sampler.peak.pss.toFixed(0)} MiB; at the end RSS ${after.rss.toFixed(0)} / PSS ${after.pss.toFixed(0)} MiB`,
+    );
+    out.push(
+      `load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} at the end, on ${cpus().length} cores; bench took ${secs(performance.now() - t0)} s`,
+    );
     process.stdout.write(out.join("\n") + "\n");
     labRestore(lab);
   }

@@ -116,14 +116,38 @@ async function main(): Promise<void> {
     if (n === SIZES[SIZES.length - 1]) peak = peakMemoryMb(dir);
     const pair = (t: Timing) => `${t.wall.toFixed(0)} / ${t.cpu.toFixed(0)}`;
     const ratio = (t: Timing) => (peer === undefined ? "n/a" : `${(peer.wall / t.wall).toFixed(1)}x / ${(peer.cpu / t.cpu).toFixed(1)}x`);
-    rows.push([String(n), (statSync(file).size / 1024).toFixed(0), pair(ours), ours.bestCpu!.toFixed(0), ((ours.cpu * 1000) / n).toFixed(0), pair(proc), peer === undefined ? "n/a" : pair(peer), ratio(ours), ratio(proc)]);
+    rows.push([
+      String(n),
+      (statSync(file).size / 1024).toFixed(0),
+      pair(ours),
+      ours.bestCpu!.toFixed(0),
+      ((ours.cpu * 1000) / n).toFixed(0),
+      pair(proc),
+      peer === undefined ? "n/a" : pair(peer),
+      ratio(ours),
+      ratio(proc),
+    ]);
   }
-  const header = ["N VDUs", "VNFD KiB", "ours in-process ms wall / CPU", "best CPU ms", "CPU µs/VDU", "`nfv translate` process ms wall / CPU", "tosca-parser ms wall / CPU", "speed-up in-process wall / CPU", "speed-up process wall / CPU"];
+  const header = [
+    "N VDUs",
+    "VNFD KiB",
+    "ours in-process ms wall / CPU",
+    "best CPU ms",
+    "CPU µs/VDU",
+    "`nfv translate` process ms wall / CPU",
+    "tosca-parser ms wall / CPU",
+    "speed-up in-process wall / CPU",
+    "speed-up process wall / CPU",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => "| " + cells.map((c, i) => c.padStart(widths[i])).join(" | ") + " |";
   process.stdout.write([line(header), "|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|", ...rows.map(line)].join("\n") + "\n");
   process.stdout.write(`peak memory, fresh process translating N=${SIZES[SIZES.length - 1]}: ${peak} MB\n`);
-  process.stdout.write(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores\n`);
+  process.stdout.write(
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${cpus().length} cores\n`,
+  );
   process.stdout.write(`packages in ${work}\n`);
 }
 

@@ -13,7 +13,9 @@ import { parseYaml } from "../translators/yaml/located-yaml";
 
 const REPO = resolve(__dirname, "../../..");
 const dir = join(mkdtempSync(join(tmpdir(), "nfv-bench-yaml-")), "n1000");
-execFileSync("/usr/bin/python3", [resolve(REPO, "../shared/bench/gen_vnfd.py"), "1000", dir, resolve(REPO, "../shared/vnf-packages/etsi-sol001-2.6.1")], { stdio: "ignore" });
+execFileSync("/usr/bin/python3", [resolve(REPO, "../shared/bench/gen_vnfd.py"), "1000", dir, resolve(REPO, "../shared/vnf-packages/etsi-sol001-2.6.1")], {
+  stdio: "ignore",
+});
 const text = readFileSync(join(dir, "Definitions/bench_df.yaml"), "utf8");
 
 function median(parse: () => unknown, runs = 15): number {

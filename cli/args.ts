@@ -37,7 +37,11 @@ export function parseArgs(args: string[], valued: readonly string[], flagNames: 
     if (typeof value === "boolean") out.flags.add(name);
     else if (value === "" || (Array.isArray(value) && value.includes(""))) throw new UsageError(`--${name} needs a value`);
     else if (typeof value === "string") out.options.set(name, value);
-    else if (Array.isArray(value)) out.lists.set(name, value.filter((v) => typeof v === "string"));
+    else if (Array.isArray(value))
+      out.lists.set(
+        name,
+        value.filter((v) => typeof v === "string"),
+      );
   }
   return out;
 }

@@ -32,6 +32,9 @@ export function pulumiCommandProblem(e: unknown): string | undefined {
   const result = (e as { commandResult?: { stderr?: unknown } } | undefined)?.commandResult;
   if (!(e instanceof Error) || !result || typeof result.stderr !== "string") return undefined;
   if (/ENOENT/.test(result.stderr) && /\bpulumi\b/.test(result.stderr)) return "the pulumi CLI is not on PATH (`. lab/toolchain/env.sh` puts the lab's on it)";
-  const lines = result.stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = result.stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.find((l) => l.startsWith("error:"))?.replace(/^error:\s*/, "") ?? lines[0] ?? `${e.name} without a message`;
 }

@@ -7,7 +7,16 @@ import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, processIo, pulumiCommandProblem, Us
 export function usage(): string {
   const names = Object.keys(COMMANDS);
   const width = Math.max(...names.map((n) => n.length));
-  return ["usage: nfv <command> [options]", "", "commands:", ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`), "", "Run `nfv <command> --help` for its options."].join("\n") + "\n";
+  return (
+    [
+      "usage: nfv <command> [options]",
+      "",
+      "commands:",
+      ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`),
+      "",
+      "Run `nfv <command> --help` for its options.",
+    ].join("\n") + "\n"
+  );
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

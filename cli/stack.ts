@@ -22,7 +22,8 @@ export async function openStack(stackName: string, cwd = process.cwd()): Promise
   try {
     return await LocalWorkspace.selectStack({ stackName, workDir });
   } catch (e) {
-    if ((e as Error).name === "StackNotFoundError") throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);
+    if ((e as Error).name === "StackNotFoundError")
+      throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);
     const problem = pulumiCommandProblem(e);
     if (problem) throw new UserError(`cannot open stack '${stackName}': ${problem}`);
     throw e;

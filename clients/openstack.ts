@@ -13,17 +13,27 @@ import type { OpenStackVimSpec } from "../translators/tacker/vim-config";
 /** Keystone v3 password credentials: a Tacker `vim-config.yaml`'s (`caCert` trusted instead of the system's CAs). */
 export type KeystoneCredentials = Omit<OpenStackVimSpec, "type">;
 
-export interface Reply { status: number; headers: http.IncomingHttpHeaders; body: string }
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** One HTTP request with the VIM's TLS settings; a 30 s timeout; the body read whole. */
-export function request(url: string, creds: Pick<KeystoneCredentials, "certVerify" | "caCert">, o: { method: string; headers: Record<string, string>; body?: string }): Promise<Reply> {
+export function request(
+  url: string,
+  creds: Pick<KeystoneCredentials, "certVerify" | "caCert">,
+  o: { method: string; headers: Record<string, string>; body?: string },
+): Promise<Reply> {
   const u = new URL(url);
   const tls = u.protocol === "https:";
   const lib = tls ? https : http;
   // A length, not chunked encoding: uwsgi-served APIs (Keystone in Debian) read no chunked body.
   const headers = o.body === undefined ? o.headers : { ...o.headers, "content-length": String(Buffer.byteLength(o.body)) };
   const options: https.RequestOptions = {
-    method: o.method, headers, timeout: 30_000,
+    method: o.method,
+    headers,
+    timeout: 30_000,
     ...(tls ? { rejectUnauthorized: creds.certVerify, ...(creds.caCert ? { ca: creds.caCert } : {}) } : {}),
   };
   return new Promise((resolve, reject) => {
@@ -56,7 +66,10 @@ export function keystoneV3(authUrl: string): string {
   return /\/v3$/.test(base) ? base : `${base}/v3`;
 }
 
-interface Catalog { type: string; endpoints: { interface: string; region?: string; region_id?: string; url: string }[] }
+interface Catalog {
+  type: string;
+  endpoints: { interface: string; region?: string; region_id?: string; url: string }[];
+}
 
 export interface KeystoneSession {
   token: string;
@@ -71,13 +84,17 @@ export interface KeystoneSession {
 export async function keystoneSession(creds: KeystoneCredentials): Promise<KeystoneSession> {
   const url = `${keystoneV3(creds.authUrl)}/auth/tokens`;
   const r = await request(url, creds, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ auth: {
-      identity: { methods: ["password"], password: { user: { name: creds.username, domain: { name: creds.userDomainName }, password: creds.password } } },
-      scope: { project: { name: creds.projectName, domain: { name: creds.projectDomainName } } },
-    } }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      auth: {
+        identity: { methods: ["password"], password: { user: { name: creds.username, domain: { name: creds.userDomainName }, password: creds.password } } },
+        scope: { project: { name: creds.projectName, domain: { name: creds.projectDomainName } } },
+      },
+    }),
   });
-  if (r.status !== 201) throw new Error(`Keystone ${url} refused user '${creds.username}' for project '${creds.projectName}': HTTP ${r.status}${apiMessage(r.body)}`);
+  if (r.status !== 201)
+    throw new Error(`Keystone ${url} refused user '${creds.username}' for project '${creds.projectName}': HTTP ${r.status}${apiMessage(r.body)}`);
   const token = r.headers["x-subject-token"];
   if (typeof token !== "string") throw new Error(`Keystone ${url}: no token in the answer`);
   const body = (JSON.parse(r.body) as { token: { catalog?: Catalog[]; project?: { id: string }; expires_at?: string } }).token;
@@ -86,7 +103,10 @@ export async function keystoneSession(creds: KeystoneCredentials): Promise<Keyst
     token,
     projectId: body.project?.id ?? "",
     expiresAt: body.expires_at ? Date.parse(body.expires_at) : Date.now(),
-    endpoint: (type) => catalog.find((s) => s.type === type)?.endpoints
-      .find((e) => e.interface === "public" && (!creds.region || e.region === creds.region || e.region_id === creds.region))?.url.replace(/\/+$/, ""),
+    endpoint: (type) =>
+      catalog
+        .find((s) => s.type === type)
+        ?.endpoints.find((e) => e.interface === "public" && (!creds.region || e.region === creds.region || e.region_id === creds.region))
+        ?.url.replace(/\/+$/, ""),
   };
 }

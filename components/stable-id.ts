@@ -5,7 +5,9 @@
 import { createHash } from "node:crypto";
 
 export function stableUuid(...parts: string[]): string {
-  const h = createHash("sha1").update(["pulumi-nfv", ...parts].join("/")).digest();
+  const h = createHash("sha1")
+    .update(["pulumi-nfv", ...parts].join("/"))
+    .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString("hex");

@@ -95,8 +95,11 @@ export interface VnfcTarget {
 /** The hook's stdin for one VNFC, as a secret, with `${volume:<id>}` placeholders filled in. */
 export function stdinFor(h: HookScript, v: Pick<VnfcTarget, "volumeIds">): pulumi.Output<string> | undefined {
   if (h.stdin === undefined) return undefined;
-  return pulumi.secret(pulumi.all([h.stdin, pulumi.all(v.volumeIds ?? {})]).apply(([text, vols]) =>
-    text.replace(/\$\{volume:([^}]+)\}/g, (_m, id: string) => (vols as Record<string, string>)[id] ?? "")));
+  return pulumi.secret(
+    pulumi
+      .all([h.stdin, pulumi.all(v.volumeIds ?? {})])
+      .apply(([text, vols]) => text.replace(/\$\{volume:([^}]+)\}/g, (_m, id: string) => (vols as Record<string, string>)[id] ?? "")),
+  );
 }
 
 export type HookCommand = command.remote.Command | command.remote.CopyToRemote;
@@ -165,20 +168,33 @@ function createTriggers(h: HookScript, stdin: pulumi.Output<string> | undefined)
  * and pass the result in the server's `dependsOn`: Pulumi then runs the script on the old server,
  * reached through the kept port, before it replaces the server.
  */
-export function healStartCommands(parent: pulumi.Resource, name: string, vnfcs: VnfcTarget[], hooks: HookScript[], ssh: SshArgs | undefined): Map<string, command.remote.Command> {
+export function healStartCommands(
+  parent: pulumi.Resource,
+  name: string,
+  vnfcs: VnfcTarget[],
+  hooks: HookScript[],
+  ssh: SshArgs | undefined,
+): Map<string, command.remote.Command> {
   const out = new Map<string, command.remote.Command>();
   if (!ssh) return out;
   for (const v of vnfcs) {
     if (v.healGeneration <= 0) continue;
     for (const h of hooks.filter((x) => x.operation === "heal_start" && targets(x, v))) {
       const n = `${name}-${v.id}-heal_start`;
-      out.set(v.id, remoteCommand(n, {
-        connection: connectionFor(ssh, v.host),
-        create: hookCommandLine(h),
-        update: UPDATE_WITHOUT_RERUN,
-        ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
-        triggers: [v.healGeneration],
-      }, { parent }));
+      out.set(
+        v.id,
+        remoteCommand(
+          n,
+          {
+            connection: connectionFor(ssh, v.host),
+            create: hookCommandLine(h),
+            update: UPDATE_WITHOUT_RERUN,
+            ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
+            triggers: [v.healGeneration],
+          },
+          { parent },
+        ),
+      );
     }
   }
   return out;
@@ -190,8 +206,14 @@ export function healStartCommands(parent: pulumi.Resource, name: string, vnfcs: 
  * their `dependsOn`: the script runs while the old connectivity is in place, dialling the address
  * the VNFC had (a changed port may get a new one, which is not known before it changes).
  */
-export function extConnStartCommands(parent: pulumi.Resource, name: string, vnfcs: { id: string; vduId: string }[], hooks: HookScript[], ssh: SshArgs | undefined,
-  change: { generation: number; previousAddresses: Record<string, string> } | undefined): Map<string, command.remote.Command> {
+export function extConnStartCommands(
+  parent: pulumi.Resource,
+  name: string,
+  vnfcs: { id: string; vduId: string }[],
+  hooks: HookScript[],
+  ssh: SshArgs | undefined,
+  change: { generation: number; previousAddresses: Record<string, string> } | undefined,
+): Map<string, command.remote.Command> {
   const out = new Map<string, command.remote.Command>();
   if (!ssh || !change || change.generation <= 0) return out;
   for (const v of vnfcs) {
@@ -199,20 +221,34 @@ export function extConnStartCommands(parent: pulumi.Resource, name: string, vnfc
     if (host === undefined) continue; // added since the last change: it had no previous connectivity
     for (const h of hooks.filter((x) => x.operation === "change_external_connectivity_start" && targets(x, v))) {
       const n = `${name}-${v.id}-change_external_connectivity_start`;
-      out.set(v.id, remoteCommand(n, {
-        connection: connectionFor(ssh, host),
-        create: hookCommandLine(h),
-        update: UPDATE_WITHOUT_RERUN,
-        ...(h.stdin !== undefined ? { stdin: stdinFor(h, {}) } : {}),
-        triggers: [change.generation],
-      }, { parent }));
+      out.set(
+        v.id,
+        remoteCommand(
+          n,
+          {
+            connection: connectionFor(ssh, host),
+            create: hookCommandLine(h),
+            update: UPDATE_WITHOUT_RERUN,
+            ...(h.stdin !== undefined ? { stdin: stdinFor(h, {}) } : {}),
+            triggers: [change.generation],
+          },
+          { parent },
+        ),
+      );
     }
   }
   return out;
 }
 
 /** Every other hook step, after the servers exist. */
-export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarget[], hooks: HookScript[], files: HookFile[], ssh: SshArgs | undefined): WiredHooks {
+export function wireHooks(
+  parent: pulumi.Resource,
+  name: string,
+  vnfcs: VnfcTarget[],
+  hooks: HookScript[],
+  files: HookFile[],
+  ssh: SshArgs | undefined,
+): WiredHooks {
   const commands = new Map<string, HookCommand>();
   const order: string[] = [];
   if (!ssh || (hooks.length === 0 && files.length === 0)) return { commands, order };
@@ -247,23 +283,35 @@ export function wireHooks(parent: pulumi.Resource, name: string, vnfcs: VnfcTarg
     const needed = hooks.some((h) => targets(h, v)) || files.some((f) => targets(f, v));
     if (!needed) continue;
     const conn = connectionFor(ssh, v.host);
-    const wait = remoteCommand(`${name}-${v.id}-ssh-ready`, {
-      connection: conn,
-      create: "cloud-init status --wait >/dev/null 2>&1 || true",
-      triggers: [v.serverId],
-    }, opts(v.dependsOn));
+    const wait = remoteCommand(
+      `${name}-${v.id}-ssh-ready`,
+      {
+        connection: conn,
+        create: "cloud-init status --wait >/dev/null 2>&1 || true",
+        triggers: [v.serverId],
+      },
+      opts(v.dependsOn),
+    );
     commands.set(`${name}-${v.id}-ssh-ready`, wait);
     const copies: pulumi.Resource[] = [];
     const scripts = [...new Set(hooks.filter((h) => targets(h, v)).map((h) => h.script))];
     for (const s of scripts) {
       const n = `${name}-${v.id}-copy-${path.basename(s)}`;
-      const c = new command.remote.CopyToRemote(n, { connection: conn, source: new pulumi.asset.FileAsset(s), remotePath: `${REMOTE_DIR}/${path.basename(s)}`, triggers: [v.serverId] }, opts([wait]));
+      const c = new command.remote.CopyToRemote(
+        n,
+        { connection: conn, source: new pulumi.asset.FileAsset(s), remotePath: `${REMOTE_DIR}/${path.basename(s)}`, triggers: [v.serverId] },
+        opts([wait]),
+      );
       commands.set(n, c);
       copies.push(c);
     }
     for (const f of files.filter((x) => targets(x, v))) {
       const n = `${name}-${v.id}-copy-${path.basename(f.source)}`;
-      const c = new command.remote.CopyToRemote(n, { connection: conn, source: new pulumi.asset.FileAsset(f.source), remotePath: f.remotePath, triggers: [v.serverId] }, opts([wait]));
+      const c = new command.remote.CopyToRemote(
+        n,
+        { connection: conn, source: new pulumi.asset.FileAsset(f.source), remotePath: f.remotePath, triggers: [v.serverId] },
+        opts([wait]),
+      );
       commands.set(n, c);
       copies.push(c);
     }

@@ -54,7 +54,13 @@ export function readStackConfig(raw: { vims?: unknown }, projectRoot: string, st
   return { config: { vims }, bag };
 }
 
-function vimEntry(name: string, value: unknown, projectRoot: string, inStack: (p: YamlPath, key?: boolean) => SourceLocation, bag: DiagnosticBag): VimEntry | undefined {
+function vimEntry(
+  name: string,
+  value: unknown,
+  projectRoot: string,
+  inStack: (p: YamlPath, key?: boolean) => SourceLocation,
+  bag: DiagnosticBag,
+): VimEntry | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     bag.error("CONFIG_BAD_TYPE", `VIM '${name}' must be a mapping (vim-config.yaml keys, or file:)`, inStack([name]));
     return undefined;
@@ -95,10 +101,19 @@ const STACK_NAME = /^(?:[A-Za-z0-9_.-]+\/){0,2}[A-Za-z0-9_.-]+$/;
  * `stack_reference` (+ `vim`): a Kubernetes VIM made or registered by another stack, such as the
  * VIM of a cluster stack, read from that stack's outputs; its credentials stay secrets on the way.
  */
-function referencedVim(name: string, value: Record<string, unknown>, inStack: (p: YamlPath, key?: boolean) => SourceLocation, bag: DiagnosticBag): VimEntry | undefined {
+function referencedVim(
+  name: string,
+  value: Record<string, unknown>,
+  inStack: (p: YamlPath, key?: boolean) => SourceLocation,
+  bag: DiagnosticBag,
+): VimEntry | undefined {
   const { stack_reference: stack, vim = name, ...rest } = value;
   for (const key of Object.keys(rest)) {
-    bag.error("CONFIG_MIXED_VIM", `'${key}' is set while 'stack_reference' reads the VIM from another stack; a referenced VIM takes only stack_reference and vim`, inStack([name, key], true));
+    bag.error(
+      "CONFIG_MIXED_VIM",
+      `'${key}' is set while 'stack_reference' reads the VIM from another stack; a referenced VIM takes only stack_reference and vim`,
+      inStack([name, key], true),
+    );
   }
   let ok = Object.keys(rest).length === 0;
   if (typeof stack !== "string" || !STACK_NAME.test(stack)) {

@@ -52,7 +52,12 @@ export function readHooks(raw: unknown, projectRoot: string, at: Locate, bag: Di
     checkFile(resolved, `hooks.${op}`, at(["hooks", op]), bag);
     // Each script is copied to the VM under its basename: two different ones would overwrite each other.
     const twin = Object.entries(out).find(([, other]) => other !== resolved && path.basename(other) === path.basename(resolved));
-    if (twin) bag.error("CONFIG_BAD_VALUE", `hooks.${op} ${resolved} and hooks.${twin[0]} ${twin[1]} have the same file name: both would be copied to the same file on the VM; rename one`, at(["hooks", op]));
+    if (twin)
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `hooks.${op} ${resolved} and hooks.${twin[0]} ${twin[1]} have the same file name: both would be copied to the same file on the VM; rename one`,
+        at(["hooks", op]),
+      );
     out[op as LcmOperation] = resolved;
   }
   return out;

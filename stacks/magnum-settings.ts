@@ -49,7 +49,13 @@ const KEYS: Record<string, [keyof MagnumSettings, Kind]> = {
 };
 
 /** Structural checks of `magnum_clusters`; the values' meaning is checked by MagnumCluster itself. */
-export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): MagnumEntry[] {
+export function readMagnumEntries(
+  raw: unknown,
+  vimTypes: Map<string, string>,
+  locate: Locate,
+  bag: DiagnosticBag,
+  refusedVims: ReadonlySet<string> = new Set(),
+): MagnumEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "magnum_clusters must be a mapping of cluster name to its settings", locate([]));
@@ -66,7 +72,12 @@ export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, l
     const { vim, ...rest } = value;
     // A refused VIM has its own error; naming it is not a second one.
     if ((typeof vim !== "string" || vimTypes.get(vim) !== "openstack") && !(typeof vim === "string" && refusedVims.has(vim))) {
-      const why = typeof vim !== "string" ? "vim is required" : vimTypes.has(vim) ? `vim '${vim}' is of type ${vimTypes.get(vim)}; Magnum runs on an OpenStack VIM` : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
+      const why =
+        typeof vim !== "string"
+          ? "vim is required"
+          : vimTypes.has(vim)
+            ? `vim '${vim}' is of type ${vimTypes.get(vim)}; Magnum runs on an OpenStack VIM`
+            : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
       bag.error(typeof vim === "string" && vimTypes.has(vim) ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM", why, at(typeof vim === "string" ? ["vim"] : []));
     }
     const args: Partial<Record<keyof MagnumSettings, unknown>> = {};
@@ -84,7 +95,12 @@ export function readMagnumEntries(raw: unknown, vimTypes: Map<string, string>, l
     if (args.image === undefined) bag.error("CONFIG_MISSING_FIELD", "image is required (the Glance image of Magnum's COE, e.g. Fedora CoreOS)", at([]));
     // The cluster registers a Kubernetes VIM of that name: it must not shadow another VIM.
     const vimName = (args.vimName as string | undefined) ?? `kubernetes_vim_${name}`;
-    if (vimNames.has(vimName)) bag.error("CONFIG_BAD_VALUE", `the cluster's Kubernetes VIM would be named '${vimName}', which is already a VIM of this stack; set vim_name`, at(args.vimName ? ["vim_name"] : []));
+    if (vimNames.has(vimName))
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `the cluster's Kubernetes VIM would be named '${vimName}', which is already a VIM of this stack; set vim_name`,
+        at(args.vimName ? ["vim_name"] : []),
+      );
     vimNames.add(vimName);
     if (typeof vim === "string") entries.push({ name, vim, args: args as MagnumSettings });
   }

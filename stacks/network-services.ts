@@ -71,9 +71,11 @@ export function readNsEntries(raw: unknown, projectRoot: string, vnfNames: Reado
     const packagePath = pkg === undefined ? undefined : path.resolve(projectRoot, pkg);
     if (packagePath && !existsSync(packagePath)) bag.error("CONFIG_FILE_MISSING", `package ${packagePath} does not exist`, at(["package"]));
     const vnfs = names(value.vnfs, "vnfs", at, bag);
-    if (value.vnfs === undefined) bag.error("CONFIG_MISSING_FIELD", "vnfs is required: each VNF node of the NSD → the VNF entry (under vnfs) that deploys it", at([], true));
+    if (value.vnfs === undefined)
+      bag.error("CONFIG_MISSING_FIELD", "vnfs is required: each VNF node of the NSD → the VNF entry (under vnfs) that deploys it", at([], true));
     for (const [id, vnf] of Object.entries(vnfs ?? {})) {
-      if (!vnfNames.has(vnf)) bag.error("CONFIG_UNKNOWN_VNF", `vnfs.${id}: '${vnf}' is not a VNF of this stack (${[...vnfNames].join(", ") || "none"})`, at(["vnfs", id]));
+      if (!vnfNames.has(vnf))
+        bag.error("CONFIG_UNKNOWN_VNF", `vnfs.${id}: '${vnf}' is not a VNF of this stack (${[...vnfNames].join(", ") || "none"})`, at(["vnfs", id]));
       else if (owner.has(vnf)) bag.error("CONFIG_BAD_VALUE", `vnfs.${id}: VNF '${vnf}' is already a constituent of ${owner.get(vnf)}`, at(["vnfs", id]));
       else owner.set(vnf, `network service '${name}' (vnfs.${id})`);
     }
@@ -105,7 +107,13 @@ function names(raw: unknown, key: string, at: Locate, bag: DiagnosticBag): Recor
  * read once): the NSD's problems located in the NS package, a constituent the NS cannot deploy at
  * its `vnfs` key. Sets `plan` on the entries that fit.
  */
-export async function planNsEntries(entries: NsEntry[], prepared: PreparedVnf[], vimTypes: ReadonlyMap<string, string>, locate: Locate, bag: DiagnosticBag): Promise<void> {
+export async function planNsEntries(
+  entries: NsEntry[],
+  prepared: PreparedVnf[],
+  vimTypes: ReadonlyMap<string, string>,
+  locate: Locate,
+  bag: DiagnosticBag,
+): Promise<void> {
   for (const entry of entries) {
     const constituents: Record<string, Constituent> = {};
     let usable = true;
@@ -114,7 +122,8 @@ export async function planNsEntries(entries: NsEntry[], prepared: PreparedVnf[],
       if (!p?.model || !p.entry.vim) {
         // Its own problems are reported already (or it is a registry on a host, below).
         usable = false;
-        if (p?.component === "registry-on-host") bag.error("CONFIG_BAD_VALUE", `vnfs.${id}: '${vnf}' is a registry on an existing host, not a VNF an NS deploys`, locate([entry.name, "vnfs", id]));
+        if (p?.component === "registry-on-host")
+          bag.error("CONFIG_BAD_VALUE", `vnfs.${id}: '${vnf}' is a registry on an existing host, not a VNF an NS deploys`, locate([entry.name, "vnfs", id]));
         continue;
       }
       if (!DEPLOYABLE.has(p.component)) {
@@ -130,7 +139,12 @@ export async function planNsEntries(entries: NsEntry[], prepared: PreparedVnf[],
     bag.add(...planned.diagnostics);
     if (!planned.plan) continue;
     for (const id of Object.keys(entry.links)) {
-      if (!planned.plan.virtualLinks.some((l) => l.id === id)) bag.error("CONFIG_BAD_VALUE", `links.${id}: the NS flavour ${planned.plan.flavourId} has no virtual link '${id}' that a constituent joins (${planned.plan.virtualLinks.map((l) => l.id).join(", ") || "none"})`, locate([entry.name, "links", id], true));
+      if (!planned.plan.virtualLinks.some((l) => l.id === id))
+        bag.error(
+          "CONFIG_BAD_VALUE",
+          `links.${id}: the NS flavour ${planned.plan.flavourId} has no virtual link '${id}' that a constituent joins (${planned.plan.virtualLinks.map((l) => l.id).join(", ") || "none"})`,
+          locate([entry.name, "links", id], true),
+        );
     }
     entry.plan = planned.plan;
   }

@@ -39,7 +39,17 @@ export async function deployStack(): Promise<StackOutputs> {
   const stack = pulumi.getStack();
   const config = new pulumi.Config(PROJECT);
   const root = findProjectRoot();
-  const settings = await loadStackSettings({ vims: config.getObject("vims"), vnfs: config.getObject("vnfs"), magnumClusters: config.getObject("magnum_clusters"), networkServices: config.getObject("network_services") }, root, stack, loadStackFile(root, stack));
+  const settings = await loadStackSettings(
+    {
+      vims: config.getObject("vims"),
+      vnfs: config.getObject("vnfs"),
+      magnumClusters: config.getObject("magnum_clusters"),
+      networkServices: config.getObject("network_services"),
+    },
+    root,
+    stack,
+    loadStackFile(root, stack),
+  );
   settings.bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
   for (const w of settings.bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
 
@@ -47,7 +57,9 @@ export async function deployStack(): Promise<StackOutputs> {
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
     // Credentials become secrets in vimFromSpec, the moment they leave the config.
-    const vim = entry.spec ? vimFromSpec(entry.name, entry.spec, { renderYamlToDirectory: entry.renderYamlToDirectory }) : await referencedKubernetesVim(entry.name, entry.stackReference!);
+    const vim = entry.spec
+      ? vimFromSpec(entry.name, entry.spec, { renderYamlToDirectory: entry.renderYamlToDirectory })
+      : await referencedKubernetesVim(entry.name, entry.stackReference!);
     vims.set(entry.name, vim);
     outputs.vims[entry.name] = vim.vimRecord;
     if (vim instanceof KubernetesVim) outputs.kubeconfigs[entry.name] = vim.kubeconfig;
@@ -61,8 +73,13 @@ export async function deployStack(): Promise<StackOutputs> {
   for (const p of settings.vnfs.filter((v) => v.component === "kubernetes-cluster")) {
     const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
     outputs.vnfs[p.entry.name] = pulumi.output({
-      component: p.component, vim: p.entry.vim, vimName: cluster.vimName, endpoint: cluster.endpoint,
-      caCertificate: cluster.caCertificate, vnfcs: cluster.vnf.vnfcs, scaleLevels: cluster.vnf.scaleLevels,
+      component: p.component,
+      vim: p.entry.vim,
+      vimName: cluster.vimName,
+      endpoint: cluster.endpoint,
+      caCertificate: cluster.caCertificate,
+      vnfcs: cluster.vnf.vnfcs,
+      scaleLevels: cluster.vnf.scaleLevels,
     });
     // The cluster is a Kubernetes VIM of its own: its kubeconfig (secret) under the VIM's name.
     vims.set(cluster.vimName, cluster.vim);
@@ -73,8 +90,13 @@ export async function deployStack(): Promise<StackOutputs> {
     const cluster = new MagnumCluster(m.name, { ...m.args, provider: (vims.get(m.vim) as OpenStackVim).provider });
     const vimName = cluster.vimName;
     outputs.magnumClusters[m.name] = pulumi.output({
-      vim: m.vim, vimName, endpoint: cluster.endpoint, caCertificate: cluster.caCertificate,
-      clusterId: cluster.cluster.id, stackId: cluster.cluster.stackId, nodeCount: cluster.cluster.nodeCount,
+      vim: m.vim,
+      vimName,
+      endpoint: cluster.endpoint,
+      caCertificate: cluster.caCertificate,
+      clusterId: cluster.cluster.id,
+      stackId: cluster.cluster.stackId,
+      nodeCount: cluster.cluster.nodeCount,
     });
     vims.set(vimName, cluster.vim);
     outputs.kubeconfigs[vimName] = pulumi.secret(cluster.kubeconfig);
@@ -106,7 +128,13 @@ export async function deployStack(): Promise<StackOutputs> {
  * constituents before it in the NSD's order exist (its hook_parameters may refer to them), and
  * their outputs under their own entry names, as any VNF's.
  */
-function registerNetworkService(ns: NsEntry, members: PreparedVnf[], vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, outputs: StackOutputs): void {
+function registerNetworkService(
+  ns: NsEntry,
+  members: PreparedVnf[],
+  vims: Map<string, KubernetesVim | OpenStackVim>,
+  renderModes: Set<string>,
+  outputs: StackOutputs,
+): void {
   const plan = ns.plan!;
   const entryOf = (id: string) => members.find((m) => m.entry.name === ns.vnfs[id])!;
   const openstackVims = plan.vnfs.filter((v) => v.component === "vm-vnf").map((v) => vims.get(entryOf(v.id).entry.vim!) as OpenStackVim);
@@ -166,17 +194,35 @@ function registerCluster(p: PreparedVnf, vim: OpenStackVim, registries: Map<stri
   });
 }
 
-function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStackVim>, renderModes: Set<string>, registries: Map<string, pulumi.Output<RegistryConnectionInfo>>, vnfOutputs: Record<string, pulumi.Output<unknown>>): pulumi.Output<unknown> {
+function registerVnf(
+  p: PreparedVnf,
+  vims: Map<string, KubernetesVim | OpenStackVim>,
+  renderModes: Set<string>,
+  registries: Map<string, pulumi.Output<RegistryConnectionInfo>>,
+  vnfOutputs: Record<string, pulumi.Output<unknown>>,
+): pulumi.Output<unknown> {
   const { entry } = p;
   if (p.component === "registry-on-host") {
     const host = entry.host!;
     const registry = new PrivateRegistry(entry.name, {
-      host: { host: host.address, port: host.port, user: host.user, privateKey: privateKey(host), hostKey: host.hostKey, healGeneration: entry.healGenerations?.[HOST_VNFC] },
+      host: {
+        host: host.address,
+        port: host.port,
+        user: host.user,
+        privateKey: privateKey(host),
+        hostKey: host.hostKey,
+        healGeneration: entry.healGenerations?.[HOST_VNFC],
+      },
       installationParam: entry.installationParam,
       mode: entry.mode,
     });
     registries.set(entry.name, registry.connectionInfo);
-    return pulumi.output({ component: "private-registry", endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: { [HOST_VNFC]: { address: host.address } } });
+    return pulumi.output({
+      component: "private-registry",
+      endpoint: registry.endpoint,
+      connectionInfo: registry.connectionInfo,
+      vnfcs: { [HOST_VNFC]: { address: host.address } },
+    });
   }
   const vim = vims.get(entry.vim!)!;
   if (p.component === "container-vnf" && vim instanceof KubernetesVim) return cnfSummary(p, new ContainerizedVnf(entry.name, cnfArgs(p, vim, renderModes)));
@@ -196,7 +242,13 @@ function registerVnf(p: PreparedVnf, vims: Map<string, KubernetesVim | OpenStack
       mode: entry.mode,
     });
     registries.set(entry.name, registry.connectionInfo);
-    return pulumi.output({ component: p.component, vim: entry.vim, endpoint: registry.endpoint, connectionInfo: registry.connectionInfo, vnfcs: registry.vnf?.vnfcs });
+    return pulumi.output({
+      component: p.component,
+      vim: entry.vim,
+      endpoint: registry.endpoint,
+      connectionInfo: registry.connectionInfo,
+      vnfcs: registry.vnf?.vnfcs,
+    });
   }
   return vmVnfSummary(p, new VmVnf(entry.name, vmVnfArgs(p, vim as OpenStackVim, vnfOutputs)));
 }
@@ -221,7 +273,15 @@ function cnfArgs(p: PreparedVnf, vim: KubernetesVim, renderModes: Set<string>): 
 }
 
 function cnfSummary(p: PreparedVnf, cnf: ContainerizedVnf): pulumi.Output<unknown> {
-  return pulumi.output({ component: p.component, vim: p.entry.vim, vnfInstanceId: p.entry.vnfInstanceId, namespace: cnf.namespace, vnfcs: cnf.vnfcs, objects: cnf.objects, services: cnf.services });
+  return pulumi.output({
+    component: p.component,
+    vim: p.entry.vim,
+    vnfInstanceId: p.entry.vnfInstanceId,
+    namespace: cnf.namespace,
+    vnfcs: cnf.vnfcs,
+    objects: cnf.objects,
+    services: cnf.services,
+  });
 }
 
 /** A VM VNF's args; its hook_parameters' references resolved from `vnfOutputs` (the VNFs registered before it). */
@@ -238,11 +298,17 @@ function vmVnfArgs(p: PreparedVnf, vim: OpenStackVim, vnfOutputs: Record<string,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
     sshPublicKey: entry.ssh?.publicKey,
-    ...(entry.ssh?.cpId ? { ssh: { cpId: entry.ssh.cpId, user: entry.ssh.user, privateKey: privateKey(entry.ssh), hostKey: entry.ssh.hostKey, port: entry.ssh.port } } : {}),
+    ...(entry.ssh?.cpId
+      ? { ssh: { cpId: entry.ssh.cpId, user: entry.ssh.user, privateKey: privateKey(entry.ssh), hostKey: entry.ssh.hostKey, port: entry.ssh.port } }
+      : {}),
     // The operation's name is the script's first argument, so one script may serve several.
     // Hooks run on the VNFCs that have the SSH CP (a VNFC without it cannot be reached).
     hooks: Object.entries(entry.hooks ?? {}).map(([operation, script]) => ({
-      operation: operation as LcmOperation, script, args: [operation], vdus: sshVdus(model, request, entry.ssh?.cpId), ...(stdin ? { stdin } : {}),
+      operation: operation as LcmOperation,
+      script,
+      args: [operation],
+      vdus: sshVdus(model, request, entry.ssh?.cpId),
+      ...(stdin ? { stdin } : {}),
     })),
     ...(entry.extConnChange ? { extConnChange: { generation: entry.extConnChange.generation, previousAddresses: entry.extConnChange.previousAddresses } } : {}),
   };

@@ -42,7 +42,11 @@ export function readHookParameters(raw: unknown, at: Locate, bag: DiagnosticBag)
   const out: Record<string, HookParameter> = {};
   for (const [name, v] of Object.entries(raw)) {
     if (!KEY.test(name)) {
-      bag.error("CONFIG_BAD_VALUE", `${key}.${name}: a parameter name is letters, digits and _, not starting with a digit (it is the key of a key=value line)`, at([key, name], true));
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `${key}.${name}: a parameter name is letters, digits and _, not starting with a digit (it is the key of a key=value line)`,
+        at([key, name], true),
+      );
       continue;
     }
     if (typeof v === "number" || typeof v === "boolean") {
@@ -55,7 +59,12 @@ export function readHookParameters(raw: unknown, at: Locate, bag: DiagnosticBag)
     }
     const ref = parseReference(v);
     if (ref) out[name] = { ref };
-    else if (v.includes("${")) bag.error("CONFIG_BAD_REFERENCE", `${key}.${name}: '${v}' is not a reference: write the whole value as \${vnfs.<vnf>.<path>}, the path of dotted keys and [index]es (e.g. \${vnfs.server.services.web.ports[0].nodePort})`, at([key, name]));
+    else if (v.includes("${"))
+      bag.error(
+        "CONFIG_BAD_REFERENCE",
+        `${key}.${name}: '${v}' is not a reference: write the whole value as \${vnfs.<vnf>.<path>}, the path of dotted keys and [index]es (e.g. \${vnfs.server.services.web.ports[0].nodePort})`,
+        at([key, name]),
+      );
     else if (/[\r\n]/.test(v)) bag.error("CONFIG_BAD_VALUE", `${key}.${name} has a line break: hooks read one key=value per line`, at([key, name]));
     else out[name] = { value: v };
   }
@@ -83,7 +92,8 @@ export function valueAt(output: unknown, ref: OutputReference, parameter: string
     walked.push(typeof step === "number" ? `[${step}]` : `.${step}`);
     v = next;
   }
-  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw new Error(`hook_parameters.${parameter}: ${ref.text} is ${v === null ? "null" : `a${Array.isArray(v) ? "n array" : "n object"}`}, not a value`);
+  if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+    throw new Error(`hook_parameters.${parameter}: ${ref.text} is ${v === null ? "null" : `a${Array.isArray(v) ? "n array" : "n object"}`}, not a value`);
   const text = String(v);
   if (/[\r\n]/.test(text)) throw new Error(`hook_parameters.${parameter}: ${ref.text} has a line break: hooks read one key=value per line`);
   return text;
@@ -95,7 +105,9 @@ export function valueAt(output: unknown, ref: OutputReference, parameter: string
  * a referenced value may be one (a registry's password), and stdin is stored as one anyway.
  */
 export function hookStdin(parameters: Record<string, HookParameter>, outputs: Record<string, pulumi.Output<unknown>>): pulumi.Output<string> {
-  const lines = Object.entries(parameters).map(([name, p]) => ("value" in p ? pulumi.output(`${name}=${p.value}\n`) : outputs[p.ref.vnf].apply((o) => `${name}=${valueAt(o, p.ref, name)}\n`)));
+  const lines = Object.entries(parameters).map(([name, p]) =>
+    "value" in p ? pulumi.output(`${name}=${p.value}\n`) : outputs[p.ref.vnf].apply((o) => `${name}=${valueAt(o, p.ref, name)}\n`),
+  );
   return pulumi.secret(pulumi.all(lines).apply((l) => l.join("")));
 }
 

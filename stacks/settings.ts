@@ -26,7 +26,12 @@ export interface StackSettings {
 }
 
 /** `raw` holds the parsed `pulumi-nfv:vims`, `vnfs`, `magnum_clusters` and `network_services` values. */
-export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown; networkServices?: unknown }, projectRoot: string, stack: string, stackFile?: LocatedDocument): Promise<StackSettings> {
+export async function loadStackSettings(
+  raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown; networkServices?: unknown },
+  projectRoot: string,
+  stack: string,
+  stackFile?: LocatedDocument,
+): Promise<StackSettings> {
   const { config, bag } = readStackConfig({ vims: raw.vims }, projectRoot, stackFile);
   const vimTypes = new Map(config.vims.map((v) => [v.name, v.type]));
   // VIMs given but refused: their own errors are reported; what names them must not add "no such VIM".
@@ -36,7 +41,12 @@ export async function loadStackSettings(raw: { vims?: unknown; vnfs?: unknown; m
   const clusterVims = new Map<string, string>(magnumClusters.map((m) => [m.args.vimName ?? `kubernetes_vim_${m.name}`, `magnum_clusters.${m.name}`]));
   for (const [vim, cluster] of k8sClusterVimNames(raw.vnfs, projectRoot)) {
     const taken = vimTypes.has(vim) ? `vims.${vim}` : clusterVims.get(vim);
-    if (taken) bag.error("CONFIG_DUPLICATE_VIM", `the cluster's Kubernetes VIM would be named '${vim}', which is already ${taken}; set vim_name in its instantiate request`, stackLocator("vnfs", stackFile)([cluster], true));
+    if (taken)
+      bag.error(
+        "CONFIG_DUPLICATE_VIM",
+        `the cluster's Kubernetes VIM would be named '${vim}', which is already ${taken}; set vim_name in its instantiate request`,
+        stackLocator("vnfs", stackFile)([cluster], true),
+      );
     else clusterVims.set(vim, `vnfs.${cluster}`);
   }
   const allVimTypes = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
@@ -68,12 +78,27 @@ function checkReferences(vnfs: PreparedVnf[], networkServices: NsEntry[], bag: D
   for (const p of vnfs) {
     const params = p.entry.hookParameters;
     if (!params) continue;
-    if (p.component !== "vm-vnf") bag.error("CONFIG_BAD_VALUE", `VNF '${p.entry.name}' is a ${p.component}: hook_parameters are for the hooks of VM VNFs`, locate([p.entry.name, "hook_parameters"], true));
+    if (p.component !== "vm-vnf")
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `VNF '${p.entry.name}' is a ${p.component}: hook_parameters are for the hooks of VM VNFs`,
+        locate([p.entry.name, "hook_parameters"], true),
+      );
     for (const [key, param] of Object.entries(params)) {
       if (!("ref" in param)) continue;
       const target = param.ref.vnf;
-      if (target === p.entry.name) bag.error("CONFIG_BAD_REFERENCE", `hook_parameters.${key}: ${param.ref.text} names this VNF itself; its outputs exist only once its hooks have run`, locate([p.entry.name, "hook_parameters", key]));
-      else if (!names.has(target)) bag.error("CONFIG_BAD_REFERENCE", `hook_parameters.${key}: ${param.ref.text}: '${target}' is not a VNF of this stack (${[...names].join(", ")})`, locate([p.entry.name, "hook_parameters", key]));
+      if (target === p.entry.name)
+        bag.error(
+          "CONFIG_BAD_REFERENCE",
+          `hook_parameters.${key}: ${param.ref.text} names this VNF itself; its outputs exist only once its hooks have run`,
+          locate([p.entry.name, "hook_parameters", key]),
+        );
+      else if (!names.has(target))
+        bag.error(
+          "CONFIG_BAD_REFERENCE",
+          `hook_parameters.${key}: ${param.ref.text}: '${target}' is not a VNF of this stack (${[...names].join(", ")})`,
+          locate([p.entry.name, "hook_parameters", key]),
+        );
     }
     const from = unitOf(p.entry.name);
     for (const target of referencedVnfs(params)) {
@@ -82,7 +107,8 @@ function checkReferences(vnfs: PreparedVnf[], networkServices: NsEntry[], bag: D
     }
   }
   const cycle = findCycle(edges);
-  if (cycle) bag.error("CONFIG_REFERENCE_CYCLE", `hook_parameters references go round: ${cycle.join(" → ")}; one of them must not wait for the other`, locate([]));
+  if (cycle)
+    bag.error("CONFIG_REFERENCE_CYCLE", `hook_parameters references go round: ${cycle.join(" → ")}; one of them must not wait for the other`, locate([]));
 }
 
 /** One cycle of a directed graph, as the nodes on it (the first repeated at the end). */
@@ -144,7 +170,9 @@ const NODE_NAME_INSTANCES = 100;
 function checkNodeNames(p: PreparedVnf, bag: DiagnosticBag, stackFile?: LocatedDocument): void {
   const flavour = p.model?.flavours.find((f) => f.id === p.request?.flavourId);
   if (!flavour) return;
-  const ids = flavour.vdus.filter((v) => v.kind === "compute").flatMap((v) => Array.from({ length: Math.min(Math.max(v.maxInstances, v.initialInstances, 1), NODE_NAME_INSTANCES) }, (_, i) => `${v.id}-${i}`));
+  const ids = flavour.vdus
+    .filter((v) => v.kind === "compute")
+    .flatMap((v) => Array.from({ length: Math.min(Math.max(v.maxInstances, v.initialInstances, 1), NODE_NAME_INSTANCES) }, (_, i) => `${v.id}-${i}`));
   const { problems } = nodeNameProblems(p.entry.name, ids);
   const vduOf = (vnfcId: string) => vnfcId.slice(0, vnfcId.lastIndexOf("-"));
   let vnfd: LocatedDocument | undefined;
@@ -159,7 +187,11 @@ function checkNodeNames(p: PreparedVnf, bag: DiagnosticBag, stackFile?: LocatedD
       const pair = `${vduOf(pr.other)}/${vduOf(pr.vnfcId)}`;
       if (said.has(pair)) continue;
       said.add(pair);
-      bag.error("K8S_NODE_NAME", `VNF '${p.entry.name}': the ${pr.message}: VDUs ${vduOf(pr.other)} and ${vduOf(pr.vnfcId)} come out the same as Kubernetes node names (lower case, a-z, 0-9 and -); rename one`, vduLocation(vduOf(pr.vnfcId)));
+      bag.error(
+        "K8S_NODE_NAME",
+        `VNF '${p.entry.name}': the ${pr.message}: VDUs ${vduOf(pr.other)} and ${vduOf(pr.vnfcId)} come out the same as Kubernetes node names (lower case, a-z, 0-9 and -); rename one`,
+        vduLocation(vduOf(pr.vnfcId)),
+      );
     } else {
       bag.error("K8S_NODE_NAME", `VNF '${p.entry.name}': ${pr.message}`, stackLocator("vnfs", stackFile)([p.entry.name], true));
     }
@@ -174,7 +206,11 @@ function checkRegistryNames(vnfs: PreparedVnf[], bag: DiagnosticBag, stackFile?:
     (p.entry.cluster?.privateRegistries ?? []).forEach((name, i) => {
       const kind = kinds.get(name);
       if (kind !== "private-registry" && kind !== "registry-on-host") {
-        bag.error("CONFIG_BAD_VALUE", `cluster.private_registries: '${name}' is ${kind ? `a ${kind}` : "no VNF of this stack"}, not a private registry`, locate([p.entry.name, "cluster", "private_registries", i]));
+        bag.error(
+          "CONFIG_BAD_VALUE",
+          `cluster.private_registries: '${name}' is ${kind ? `a ${kind}` : "no VNF of this stack"}, not a private registry`,
+          locate([p.entry.name, "cluster", "private_registries", i]),
+        );
       }
     });
   }
@@ -189,11 +225,23 @@ function checkVimKind(p: PreparedVnf, vimTypes: Map<string, string>, bag: Diagno
   const want = p.component === "container-vnf" ? "kubernetes" : "openstack";
   const locate = stackLocator("vnfs", stackFile);
   if (p.component === "kubernetes-cluster" && !p.entry.cluster) {
-    bag.error("CONFIG_MISSING_FIELD", `VNF '${p.entry.name}' is a Kubernetes cluster: it needs a cluster mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image; see README "Instantiating VNFs")`, locate([p.entry.name]));
+    bag.error(
+      "CONFIG_MISSING_FIELD",
+      `VNF '${p.entry.name}' is a Kubernetes cluster: it needs a cluster mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image; see README "Instantiating VNFs")`,
+      locate([p.entry.name]),
+    );
   } else if (p.component !== "kubernetes-cluster" && p.entry.cluster) {
-    bag.error("CONFIG_BAD_VALUE", `VNF '${p.entry.name}' is a ${p.component}, not a Kubernetes cluster: cluster settings do not apply`, locate([p.entry.name, "cluster"], true));
+    bag.error(
+      "CONFIG_BAD_VALUE",
+      `VNF '${p.entry.name}' is a ${p.component}, not a Kubernetes cluster: cluster settings do not apply`,
+      locate([p.entry.name, "cluster"], true),
+    );
   }
   if (vimTypes.get(p.entry.vim) !== want) {
-    bag.error("CONFIG_WRONG_VIM", `VNF '${p.entry.name}' is a ${p.component} and needs a VIM of type ${want}; '${p.entry.vim}' is ${vimTypes.get(p.entry.vim)}`, { path: `${PROJECT}:vnfs.${p.entry.name}.vim` });
+    bag.error(
+      "CONFIG_WRONG_VIM",
+      `VNF '${p.entry.name}' is a ${p.component} and needs a VIM of type ${want}; '${p.entry.vim}' is ${vimTypes.get(p.entry.vim)}`,
+      { path: `${PROJECT}:vnfs.${p.entry.name}.vim` },
+    );
   }
 }

@@ -106,16 +106,48 @@ const CLUSTER_KEYS: Record<string, [string, boolean, "version" | "string" | "fil
 const SERVER_GROUP_VALUES: readonly string[] = [...SERVER_GROUP_POLICIES, "none"];
 /** A list, not a string: read apart from CLUSTER_KEYS. */
 const PRIVATE_REGISTRIES = "private_registries";
-const VERSION_FIELDS = new Set(["kubernetes", "kubernetesPackage", "containerdPackage", "containerdPackageName", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"]);
+const VERSION_FIELDS = new Set([
+  "kubernetes",
+  "kubernetesPackage",
+  "containerdPackage",
+  "containerdPackageName",
+  "etcdClientPackage",
+  "haproxyPackage",
+  "keepalivedPackage",
+]);
 
 const MAX_VNF_NAME = 128;
-const ENTRY_KEYS = ["vim", "package", "instantiate_request", "vnf_instance_id", "scale_levels", "heal_generations", "heal_generation", "ssh", "host", "mode", "installation_param", "cluster", "hooks", "hook_parameters", "change_ext_conn"];
+const ENTRY_KEYS = [
+  "vim",
+  "package",
+  "instantiate_request",
+  "vnf_instance_id",
+  "scale_levels",
+  "heal_generations",
+  "heal_generation",
+  "ssh",
+  "host",
+  "mode",
+  "installation_param",
+  "cluster",
+  "hooks",
+  "hook_parameters",
+  "change_ext_conn",
+];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
 
 /** Structural checks of `vnfs` (sync): keys, types, the VIM named, files that must exist. */
-export function readVnfEntries(raw: unknown, stack: string, projectRoot: string, vimTypes: Map<string, string>, locate: Locate, bag: DiagnosticBag, refusedVims: ReadonlySet<string> = new Set()): VnfEntry[] {
+export function readVnfEntries(
+  raw: unknown,
+  stack: string,
+  projectRoot: string,
+  vimTypes: Map<string, string>,
+  locate: Locate,
+  bag: DiagnosticBag,
+  refusedVims: ReadonlySet<string> = new Set(),
+): VnfEntry[] {
   if (raw === undefined) return [];
   if (!isMapping(raw)) {
     bag.error("CONFIG_BAD_TYPE", "vnfs must be a mapping of VNF name to its settings", locate([]));
@@ -129,7 +161,12 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
       continue;
     }
     // Every OpenStack name starts with it (`<vnf>-<vnfc>-<cp>`), and OpenStack stops at 255 characters.
-    if (name.length > MAX_VNF_NAME) bag.error("CONFIG_BAD_VALUE", `the VNF name is ${name.length} characters; at most ${MAX_VNF_NAME} (OpenStack names built from it stop at 255)`, at([], true));
+    if (name.length > MAX_VNF_NAME)
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `the VNF name is ${name.length} characters; at most ${MAX_VNF_NAME} (OpenStack names built from it stop at 255)`,
+        at([], true),
+      );
     for (const key of Object.keys(value)) {
       if (!ENTRY_KEYS.includes(key)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}' (expected one of ${ENTRY_KEYS.join(", ")})`, at([key], true));
     }
@@ -150,17 +187,23 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
     const vim = value.vim;
     if (value.host !== undefined) {
       entry.host = login(value.host, at, bag, true) as VnfEntry["host"];
-      if (value.package !== undefined || vim !== undefined) bag.error("CONFIG_MIXED_VNF", "host: deploys on an existing host; it takes no package or vim", at(["host"], true));
+      if (value.package !== undefined || vim !== undefined)
+        bag.error("CONFIG_MIXED_VNF", "host: deploys on an existing host; it takes no package or vim", at(["host"], true));
     } else {
       // A refused VIM has its own error; naming it is not a second one.
       const refused = typeof vim === "string" && refusedVims.has(vim);
       if (!refused && (typeof vim !== "string" || !vimTypes.has(vim))) {
-        bag.error("CONFIG_UNKNOWN_VIM", vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`, at(["vim"]));
+        bag.error(
+          "CONFIG_UNKNOWN_VIM",
+          vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`,
+          at(["vim"]),
+        );
       } else if (!refused) entry.vim = vim as string;
       entry.packagePath = file("package", true);
       if (value.package === undefined) bag.error("CONFIG_MISSING_FIELD", "package is required (a VNF package directory or zip)", at([]));
       entry.requestPath = file("instantiate_request");
-      if (value.instantiate_request === undefined) bag.error("CONFIG_MISSING_FIELD", "instantiate_request is required (a Tacker InstantiateVnfRequest file)", at([]));
+      if (value.instantiate_request === undefined)
+        bag.error("CONFIG_MISSING_FIELD", "instantiate_request is required (a Tacker InstantiateVnfRequest file)", at([]));
       if (value.ssh !== undefined) entry.ssh = login(value.ssh, at, bag, false);
     }
     entry.scaleLevels = counters(value.scale_levels, "scale_levels", at, bag);
@@ -182,13 +225,19 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
     if (hooks) entry.hooks = hooks;
     const parameters = readHookParameters(value.hook_parameters, at, bag);
     if (parameters) entry.hookParameters = parameters;
-    if (value.hook_parameters !== undefined && !hooks) bag.error("CONFIG_BAD_VALUE", "hook_parameters are read by hooks on stdin: give hooks too", at(["hook_parameters"], true));
+    if (value.hook_parameters !== undefined && !hooks)
+      bag.error("CONFIG_BAD_VALUE", "hook_parameters are read by hooks on stdin: give hooks too", at(["hook_parameters"], true));
     const change = readExtConnChange(value.change_ext_conn, projectRoot, at, bag);
     if (change) entry.extConnChange = change;
     if (hooks && value.host === undefined && !(isMapping(value.ssh) && typeof value.ssh.cp === "string")) {
-      bag.error("CONFIG_MISSING_FIELD", "hooks run over SSH: give ssh with cp (the CP whose address is dialled), user and private_key_file", at(["hooks"], true));
+      bag.error(
+        "CONFIG_MISSING_FIELD",
+        "hooks run over SSH: give ssh with cp (the CP whose address is dialled), user and private_key_file",
+        at(["hooks"], true),
+      );
     }
-    if ((hooks || change) && value.host !== undefined) bag.error("CONFIG_MIXED_VNF", "hooks and change_ext_conn are for VM VNFs from a package, not a registry on an existing host", at(["host"], true));
+    if ((hooks || change) && value.host !== undefined)
+      bag.error("CONFIG_MIXED_VNF", "hooks and change_ext_conn are for VM VNFs from a package, not a registry on an existing host", at(["host"], true));
     if (value.cluster !== undefined) {
       const cluster = clusterSettings(value.cluster, projectRoot, at, bag);
       if (cluster) entry.cluster = cluster;
@@ -201,7 +250,11 @@ export function readVnfEntries(raw: unknown, stack: string, projectRoot: string,
 /** The `cluster` mapping: pinned versions (Kubernetes, packages), the sandbox image, optional files. */
 function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): ClusterSettings | undefined {
   if (!isMapping(raw)) {
-    bag.error("CONFIG_BAD_TYPE", "cluster must be a mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image, ...)", at(["cluster"]));
+    bag.error(
+      "CONFIG_BAD_TYPE",
+      "cluster must be a mapping (kubernetes_version, kubernetes_package_version, containerd_package_version, sandbox_image, ...)",
+      at(["cluster"]),
+    );
     return undefined;
   }
   const out: Record<string, string | number> = {};
@@ -211,14 +264,22 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
   const regs = raw[PRIVATE_REGISTRIES];
   if (regs !== undefined) {
     if (!Array.isArray(regs) || regs.length === 0 || !regs.every((r) => typeof r === "string" && r !== "")) {
-      bag.error("CONFIG_BAD_TYPE", `cluster.${PRIVATE_REGISTRIES} must be a list of names of private-registry VNFs of this stack`, at(["cluster", PRIVATE_REGISTRIES]));
+      bag.error(
+        "CONFIG_BAD_TYPE",
+        `cluster.${PRIVATE_REGISTRIES} must be a list of names of private-registry VNFs of this stack`,
+        at(["cluster", PRIVATE_REGISTRIES]),
+      );
       ok = false;
     } else privateRegistries = regs as string[];
   }
   for (const k of Object.keys(raw)) {
     if (k === PRIVATE_REGISTRIES) continue;
     if (!(k in CLUSTER_KEYS)) {
-      bag.error("CONFIG_UNKNOWN_KEY", `unknown key 'cluster.${k}' (expected ${[...Object.keys(CLUSTER_KEYS), PRIVATE_REGISTRIES].join(", ")})`, at(["cluster", k], true));
+      bag.error(
+        "CONFIG_UNKNOWN_KEY",
+        `unknown key 'cluster.${k}' (expected ${[...Object.keys(CLUSTER_KEYS), PRIVATE_REGISTRIES].join(", ")})`,
+        at(["cluster", k], true),
+      );
       ok = false;
     }
   }
@@ -252,10 +313,18 @@ function clusterSettings(raw: unknown, projectRoot: string, at: Locate, bag: Dia
       bag.error("CONFIG_BAD_VALUE", `cluster.kubernetes_version ${v} is not 1.x.y`, at(["cluster", key]));
       ok = false;
     } else if (key === "containerd_package" && !isDebianPackageName(v)) {
-      bag.error("CONFIG_BAD_VALUE", "cluster.containerd_package is not a Debian package name (lower-case letters, digits, + . -, starting with a letter or digit)", at(["cluster", key]));
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        "cluster.containerd_package is not a Debian package name (lower-case letters, digits, + . -, starting with a letter or digit)",
+        at(["cluster", key]),
+      );
       ok = false;
     } else if (kind === "version" && key !== "kubernetes_version" && !isDebianVersion(v)) {
-      bag.error("CONFIG_BAD_VALUE", `cluster.${key} is not a Debian package version ([epoch:]upstream[-revision], the upstream part starting with a digit)`, at(["cluster", key]));
+      bag.error(
+        "CONFIG_BAD_VALUE",
+        `cluster.${key} is not a Debian package version ([epoch:]upstream[-revision], the upstream part starting with a digit)`,
+        at(["cluster", key]),
+      );
       ok = false;
     } else if (key === "sandbox_image" && (!/:[^/]+$/.test(v) || v.endsWith(":latest"))) {
       bag.error("CONFIG_BAD_VALUE", `cluster.sandbox_image ${v} must be pinned (name:tag, not latest)`, at(["cluster", key]));
@@ -289,7 +358,8 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
     return undefined;
   }
   const allowed = withAddress ? ["address", ...LOGIN_KEYS] : ["cp", "public_key_file", ...LOGIN_KEYS];
-  for (const k of Object.keys(raw)) if (!allowed.includes(k)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}.${k}' (expected ${allowed.join(", ")})`, at([key, k], true));
+  for (const k of Object.keys(raw))
+    if (!allowed.includes(k)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}.${k}' (expected ${allowed.join(", ")})`, at([key, k], true));
   const str = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
   if (withAddress && !str("address")) bag.error("CONFIG_MISSING_FIELD", "host.address is required", at([key]));
   if (!str("user")) bag.error("CONFIG_MISSING_FIELD", `${key}.user is required`, at([key]));
@@ -298,12 +368,17 @@ function login(raw: unknown, at: Locate, bag: DiagnosticBag, withAddress: boolea
   // A host key file (e.g. the host's ssh_host_ed25519_key.pub) for hosts whose key is made at setup.
   const hostKeyFile = str("host_key_file");
   let hostKey = str("host_key");
-  if (hostKeyFile !== undefined && hostKey !== undefined) bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
+  if (hostKeyFile !== undefined && hostKey !== undefined)
+    bag.error("CONFIG_MIXED_KEYS", `${key}.host_key and ${key}.host_key_file: use one or the other`, at([key, "host_key_file"], true));
   else if (hostKeyFile !== undefined && checkFile(hostKeyFile, `${key}.host_key_file`, at([key, "host_key_file"]), bag)) hostKey = undefined;
   else if (hostKeyFile !== undefined) hostKey = readFileSync(hostKeyFile, "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
   // The provider then accepts whatever key answers: stdin (passwords, join tokens) goes to that host.
   if (hostKey === undefined && hostKeyFile === undefined) {
-    bag.warning("CONFIG_NO_HOST_KEY", `${key} has no host_key or host_key_file: the host's SSH key is not checked, so whoever answers at its address gets the commands and their secrets`, at([key]));
+    bag.warning(
+      "CONFIG_NO_HOST_KEY",
+      `${key} has no host_key or host_key_file: the host's SSH key is not checked, so whoever answers at its address gets the commands and their secrets`,
+      at([key]),
+    );
   }
   const publicKeyFile = str("public_key_file");
   let publicKey: string | undefined;

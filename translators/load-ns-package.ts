@@ -44,7 +44,8 @@ export async function loadNsPackage(nsPath: string, sources: Readonly<Record<str
     const vnf = await loadConstituent(source, flavour?.vnfs.find((v) => v.id === id)?.flavourId, options.strict);
     loaded.vnfs[id] = vnf;
     diagnostics.push(...vnf.diagnostics);
-    if (vnf.model && vnf.component && !vnf.diagnostics.some((d) => d.severity === "error")) constituents[id] = { model: vnf.model, component: vnf.component, vimKind: source.vimKind };
+    if (vnf.model && vnf.component && !vnf.diagnostics.some((d) => d.severity === "error"))
+      constituents[id] = { model: vnf.model, component: vnf.component, vimKind: source.vimKind };
     else usable = false;
   }
   if (!usable) return loaded;
@@ -63,7 +64,11 @@ export interface NsOptions {
  * An NS package read and planned with constituents already loaded (a stack config's VNF entries,
  * each read once for itself): the NS's own problems, then the plan's.
  */
-export async function planNsPackage(nsPath: string, constituents: Readonly<Record<string, Constituent>>, options: NsOptions = {}): Promise<Omit<LoadedNsPackage, "vnfs">> {
+export async function planNsPackage(
+  nsPath: string,
+  constituents: Readonly<Record<string, Constituent>>,
+  options: NsOptions = {},
+): Promise<Omit<LoadedNsPackage, "vnfs">> {
   const pkg = await openPackage(nsPath);
   const { ns, diagnostics } = translateRead(pkg, { strict: options.strict, expect: "ns" });
   if (!ns) return { pkg, diagnostics };
@@ -77,6 +82,11 @@ export async function planNsPackage(nsPath: string, constituents: Readonly<Recor
  */
 async function loadConstituent(source: ConstituentSource, nsdFlavourId: string | undefined, strict: boolean | undefined): Promise<LoadedVnfPackage> {
   const vnf = await loadVnfPackage(source.packagePath, source.request, { strict });
-  const replan = source.request === undefined && nsdFlavourId !== undefined && vnf.graph !== undefined && vnf.graph.flavourId !== nsdFlavourId && vnf.model?.flavours.some((f) => f.id === nsdFlavourId);
+  const replan =
+    source.request === undefined &&
+    nsdFlavourId !== undefined &&
+    vnf.graph !== undefined &&
+    vnf.graph.flavourId !== nsdFlavourId &&
+    vnf.model?.flavours.some((f) => f.id === nsdFlavourId);
   return replan ? loadVnfPackage(source.packagePath, undefined, { strict, flavourId: nsdFlavourId }) : vnf;
 }

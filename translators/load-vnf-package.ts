@@ -46,7 +46,11 @@ export interface LoadedVnfPackage {
  * Tacker's InstantiateVnfRequest file, or the request itself) and plans the component graph of
  * the flavour. A problem of the plan that names no file is located in the request file.
  */
-export async function loadVnfPackage(packagePath: string, request?: string | InstantiateVnfRequest, options: LoadVnfPackageOptions = {}): Promise<LoadedVnfPackage> {
+export async function loadVnfPackage(
+  packagePath: string,
+  request?: string | InstantiateVnfRequest,
+  options: LoadVnfPackageOptions = {},
+): Promise<LoadedVnfPackage> {
   const pkg = await openPackage(packagePath);
   const { model, diagnostics } = translateRead(pkg, { strict: options.strict });
   const requestFile = typeof request === "string" ? request : undefined;
@@ -90,7 +94,12 @@ function readText(file: string, diagnostics: Diagnostic[]): string | undefined {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    diagnostics.push({ severity: "error", code: "REQUEST_UNREADABLE", message: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file });
+    diagnostics.push({
+      severity: "error",
+      code: "REQUEST_UNREADABLE",
+      message: `cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      file,
+    });
     return undefined;
   }
 }

@@ -16,15 +16,16 @@ import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {
-  usage: [
-    "usage: nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--cwd DIR]",
-    "",
-    "  --request   a ChangeExtVnfConnectivityRequest JSON (Tacker's param file, as it is)",
-    "  --vnf       the VNF, when the stack has more than one VM-based VNF",
-    "  --preview   show what would change; the stack is left as it was",
-    "",
-    "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--cwd DIR]",
+      "",
+      "  --request   a ChangeExtVnfConnectivityRequest JSON (Tacker's param file, as it is)",
+      "  --vnf       the VNF, when the stack has more than one VM-based VNF",
+      "  --preview   show what would change; the stack is left as it was",
+      "",
+      "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options, flags } = parseArgs(args, ["stack", "request", "vnf", "cwd"], ["preview"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);

@@ -12,16 +12,17 @@ import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {
-  usage: [
-    "usage: nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--cwd DIR]",
-    "",
-    "  --vnfc      a VNFC to heal (repeatable): `<VDU>-<index>` for VM VNFs, a pod name for CNFs;",
-    "              none: heal the whole VNF",
-    "  --vnf       the VNF, when the stack has more than one",
-    "  --preview   show exactly what would be replaced; the stack is left as it was",
-    "",
-    "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--cwd DIR]",
+      "",
+      "  --vnfc      a VNFC to heal (repeatable): `<VDU>-<index>` for VM VNFs, a pod name for CNFs;",
+      "              none: heal the whole VNF",
+      "  --vnf       the VNF, when the stack has more than one",
+      "  --preview   show exactly what would be replaced; the stack is left as it was",
+      "",
+      "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options, flags, lists } = parseArgs(args, ["stack", "vnf", "cwd"], ["preview"], ["vnfc"]);
     const vnfcIds = lists.get("vnfc") ?? [];

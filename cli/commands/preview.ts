@@ -11,16 +11,17 @@ import { collectChanges, renderPreviewMarkdown } from "../preview/summary";
 import { openStack } from "../stack";
 
 export const command: Command = {
-  usage: [
-    "usage: nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]",
-    "",
-    "  --stack   the stack to preview (e.g. local, dev, prod)",
-    "  --diff    name every changed property path (as `pulumi preview --diff`), not only top-level names",
-    "  --out     write the Markdown summary to FILE instead of standard output",
-    "  --cwd     the project directory (default: the nearest directory above with a Pulumi.yaml)",
-    "",
-    "Needs the pulumi CLI on PATH (`. lab/toolchain/env.sh`). Exit status: 0 preview ran, 1 it failed, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]",
+      "",
+      "  --stack   the stack to preview (e.g. local, dev, prod)",
+      "  --diff    name every changed property path (as `pulumi preview --diff`), not only top-level names",
+      "  --out     write the Markdown summary to FILE instead of standard output",
+      "  --cwd     the project directory (default: the nearest directory above with a Pulumi.yaml)",
+      "",
+      "Needs the pulumi CLI on PATH (`. lab/toolchain/env.sh`). Exit status: 0 preview ran, 1 it failed, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options, flags } = parseArgs(args, ["stack", "out", "cwd"], ["diff"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);

@@ -11,17 +11,18 @@ import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {
-  usage: [
-    "usage: nfv scale --stack S --aspect A --steps N --type out|in [--vnf NAME] [--preview] [--cwd DIR]",
-    "",
-    "  --aspect    a scaling aspect of the VNF's flavour (SOL001 ScalingAspects)",
-    "  --steps     number of steps, ≥ 1",
-    "  --type      out adds instances, in removes them (highest index first)",
-    "  --vnf       the VNF, when more than one has the aspect",
-    "  --preview   show what would change; the stack is left as it was",
-    "",
-    "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv scale --stack S --aspect A --steps N --type out|in [--vnf NAME] [--preview] [--cwd DIR]",
+      "",
+      "  --aspect    a scaling aspect of the VNF's flavour (SOL001 ScalingAspects)",
+      "  --steps     number of steps, ≥ 1",
+      "  --type      out adds instances, in removes them (highest index first)",
+      "  --vnf       the VNF, when more than one has the aspect",
+      "  --preview   show what would change; the stack is left as it was",
+      "",
+      "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options, flags } = parseArgs(args, ["stack", "aspect", "steps", "type", "vnf", "cwd"], ["preview"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);

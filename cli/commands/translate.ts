@@ -15,16 +15,17 @@ import { renderText } from "../translate-text";
 const FORMATS = ["json", "mermaid", "dot", "text"] as const;
 
 export const command: Command = {
-  usage: [
-    "usage: nfv translate <package> [--flavour ID] [--request FILE] [--format json|mermaid|dot|text]",
-    "",
-    "  --flavour   deployment flavour to plan (default: the request's flavourId, else the first flavour)",
-    "  --request   a Tacker InstantiateVnfRequest JSON file (instantiation level, external networks)",
-    "  --format    json (default): model summary, component graph and diagnostics, as documented in",
-    "              translators/tosca/README.md; mermaid or dot: the component graph; text: a summary",
-    "",
-    "Exit status: 0 no error, 1 at least one error, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv translate <package> [--flavour ID] [--request FILE] [--format json|mermaid|dot|text]",
+      "",
+      "  --flavour   deployment flavour to plan (default: the request's flavourId, else the first flavour)",
+      "  --request   a Tacker InstantiateVnfRequest JSON file (instantiation level, external networks)",
+      "  --format    json (default): model summary, component graph and diagnostics, as documented in",
+      "              translators/tosca/README.md; mermaid or dot: the component graph; text: a summary",
+      "",
+      "Exit status: 0 no error, 1 at least one error, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options } = parseArgs(args, ["flavour", "request", "format"]);
     const format = oneOf(options.get("format"), FORMATS, "json", "format");

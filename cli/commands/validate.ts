@@ -5,16 +5,17 @@ import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
 import { translatePackage } from "../../translators/tosca/translate";
 
 export const command: Command = {
-  usage: [
-    "usage: nfv validate <package> [--format text|json] [--strict]",
-    "",
-    "  <package>   a VNF or NS package directory, a .zip/.csar file, or a single VNFD YAML file",
-    "  --format    text (default): `file:line:col: error|warning CODE: message` per problem",
-    "              json: {\"diagnostics\":[{severity,code,message,file,line,column,path}]}",
-    "  --strict    what SOL001/SOL004/YAML forbid but Tacker accepts is an error, not a warning",
-    "",
-    "Exit status: 0 no error, 1 at least one error, 2 bad usage.",
-  ].join("\n") + "\n",
+  usage:
+    [
+      "usage: nfv validate <package> [--format text|json] [--strict]",
+      "",
+      "  <package>   a VNF or NS package directory, a .zip/.csar file, or a single VNFD YAML file",
+      "  --format    text (default): `file:line:col: error|warning CODE: message` per problem",
+      '              json: {"diagnostics":[{severity,code,message,file,line,column,path}]}',
+      "  --strict    what SOL001/SOL004/YAML forbid but Tacker accepts is an error, not a warning",
+      "",
+      "Exit status: 0 no error, 1 at least one error, 2 bad usage.",
+    ].join("\n") + "\n",
   async run(args, io) {
     const { positionals, options, flags } = parseArgs(args, ["format"], ["strict"]);
     const format = oneOf(options.get("format"), ["text", "json"] as const, "text", "format");

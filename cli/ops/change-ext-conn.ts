@@ -26,9 +26,16 @@ const fail = (code: string, message: string): never => {
 
 export function planChangeExtConnOperation(prepared: PreparedVnf[], deployed: Record<string, DeployedVnf>, args: ChangeExtConnArgs): Operation {
   const vms = prepared.filter((p) => p.component === "vm-vnf");
-  const p = args.vnf !== undefined
-    ? prepared.find((x) => x.entry.name === args.vnf) ?? fail("OP_UNKNOWN_VNF", `VNF '${args.vnf}' is not in the stack (VNFs: ${prepared.map((x) => x.entry.name).join(", ") || "none"})`)
-    : vms.length === 1 ? vms[0] : fail("OP_WHICH_VNF", vms.length === 0 ? "the stack has no VM-based VNF" : `several VM-based VNFs (${vms.map((x) => x.entry.name).join(", ")}); pass --vnf`);
+  const p =
+    args.vnf !== undefined
+      ? (prepared.find((x) => x.entry.name === args.vnf) ??
+        fail("OP_UNKNOWN_VNF", `VNF '${args.vnf}' is not in the stack (VNFs: ${prepared.map((x) => x.entry.name).join(", ") || "none"})`))
+      : vms.length === 1
+        ? vms[0]
+        : fail(
+            "OP_WHICH_VNF",
+            vms.length === 0 ? "the stack has no VM-based VNF" : `several VM-based VNFs (${vms.map((x) => x.entry.name).join(", ")}); pass --vnf`,
+          );
   if (p.component !== "vm-vnf") fail("OP_UNSUPPORTED", `VNF '${p.entry.name}' is a ${p.component}: change-ext-conn applies to VM-based VNFs`);
   const read = readChangeExtConnRequest(args.requestText, args.requestPath);
   const errors = read.diagnostics.filter((d) => d.severity === "error");
@@ -50,8 +57,14 @@ export function planChangeExtConnOperation(prepared: PreparedVnf[], deployed: Re
   const key = (...path: string[]) => `pulumi-nfv:vnfs.${name}.change_ext_conn.${path.join(".")}`;
   const moved = new Set(change.extVirtualLinks.flatMap((l) => l.extCps.map((c) => c.cpdId)));
   const network = (linkId: string) => plan.networks.find((n) => n.id === linkId)?.resourceId ?? linkId;
-  const summary = plan.vnfcs.flatMap((v) => v.ports.filter((port) => moved.has(port.cpId)).map((port) =>
-    `port ${v.id}/${port.cpId}: link ${port.networkId} (network ${network(port.networkId)})${port.fixedAddresses.length > 0 ? `, fixed ${port.fixedAddresses.join(", ")}` : ""}`));
+  const summary = plan.vnfcs.flatMap((v) =>
+    v.ports
+      .filter((port) => moved.has(port.cpId))
+      .map(
+        (port) =>
+          `port ${v.id}/${port.cpId}: link ${port.networkId} (network ${network(port.networkId)})${port.fixedAddresses.length > 0 ? `, fixed ${port.fixedAddresses.join(", ")}` : ""}`,
+      ),
+  );
   const hooks = p.entry.hooks ?? {};
   for (const op of ["change_external_connectivity_start", "change_external_connectivity_end"] as const) {
     if (hooks[op]) summary.push(`${op} on ${Object.keys(previous).sort().join(", ")}${op.endsWith("start") ? " (at their current addresses)" : ""}`);

@@ -35,11 +35,17 @@ const fail = (code: string, message: string): never => {
 /** The VNF named by `--vnf`, or the only one that fits. */
 function pick(prepared: PreparedVnf[], name: string | undefined, fits: (p: PreparedVnf) => boolean, what: string): PreparedVnf {
   if (name !== undefined) {
-    return prepared.find((p) => p.entry.name === name) ?? fail("OP_UNKNOWN_VNF", `VNF '${name}' is not in the stack (VNFs: ${prepared.map((p) => p.entry.name).join(", ") || "none"})`);
+    return (
+      prepared.find((p) => p.entry.name === name) ??
+      fail("OP_UNKNOWN_VNF", `VNF '${name}' is not in the stack (VNFs: ${prepared.map((p) => p.entry.name).join(", ") || "none"})`)
+    );
   }
   const candidates = prepared.filter(fits);
   if (candidates.length !== 1) {
-    fail("OP_WHICH_VNF", candidates.length === 0 ? `no VNF of the stack has ${what}` : `several VNFs have ${what} (${candidates.map((p) => p.entry.name).join(", ")}); pass --vnf`);
+    fail(
+      "OP_WHICH_VNF",
+      candidates.length === 0 ? `no VNF of the stack has ${what}` : `several VNFs have ${what} (${candidates.map((p) => p.entry.name).join(", ")}); pass --vnf`,
+    );
   }
   return candidates[0];
 }
@@ -62,8 +68,24 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
   const summary: string[] = [];
   const forget: ConfigChange[] = [];
   if (p.component === "container-vnf") {
-    const cnfPlan = planCnf({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, additionalParams: p.request.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), charts: p.pkg!.source, scaleLevels: current });
-    const scale = planCnfScale({ model: p.model, flavourId: p.request.flavourId, instantiationLevelId: p.request.instantiationLevelId, scaleLevels: current, plan: cnfPlan, request: { aspectId: args.aspectId, type: args.type === "out" ? "SCALE_OUT" : "SCALE_IN", numberOfSteps: args.steps } });
+    const cnfPlan = planCnf({
+      model: p.model,
+      flavourId: p.request.flavourId,
+      instantiationLevelId: p.request.instantiationLevelId,
+      additionalParams: p.request.additionalParams,
+      vnfInstanceId: p.entry.vnfInstanceId,
+      manifests: manifestReader(p.pkg!.source),
+      charts: p.pkg!.source,
+      scaleLevels: current,
+    });
+    const scale = planCnfScale({
+      model: p.model,
+      flavourId: p.request.flavourId,
+      instantiationLevelId: p.request.instantiationLevelId,
+      scaleLevels: current,
+      plan: cnfPlan,
+      request: { aspectId: args.aspectId, type: args.type === "out" ? "SCALE_OUT" : "SCALE_IN", numberOfSteps: args.steps },
+    });
     const errors = scale.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new DiagnosticError("cannot plan the scale", errors);
     levels = scale.scaleLevels;
@@ -78,12 +100,16 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
     // A removed VNFC leaves the last change of external connectivity: added again later, it
     // never lived through that change, so no change hook may run on it.
     for (const id of scale.removed) {
-      if (p.entry.extConnChange?.previousAddresses[id] !== undefined) forget.push({ key: configKey(p.entry.name, "change_ext_conn", "previous_addresses", id), remove: true });
+      if (p.entry.extConnChange?.previousAddresses[id] !== undefined)
+        forget.push({ key: configKey(p.entry.name, "change_ext_conn", "previous_addresses", id), remove: true });
     }
   }
   return {
     vnf: p.entry.name,
-    configChanges: [...Object.entries(levels).map(([aspect, level]) => ({ key: configKey(p.entry.name, "scale_levels", aspect), value: String(level) })), ...forget],
+    configChanges: [
+      ...Object.entries(levels).map(([aspect, level]) => ({ key: configKey(p.entry.name, "scale_levels", aspect), value: String(level) })),
+      ...forget,
+    ],
     replace: [],
     podDeletions: [],
     summary,
@@ -109,19 +135,46 @@ export function planHealOperation(prepared: PreparedVnf[], deployed: Record<stri
     const unknown = args.vnfcIds.filter((id) => id !== HOST_VNFC);
     if (unknown.length > 0) fail("HEAL_UNKNOWN_VNFC", `VNFC \`${unknown[0]}\` does not exist (VNFCs: ${HOST_VNFC})`);
     const next = (p.entry.healGenerations?.[HOST_VNFC] ?? 0) + 1;
-    return { vnf: name, configChanges: [{ key: configKey(name, "heal_generations", HOST_VNFC), value: String(next) }], replace: [], podDeletions: [], summary: [`heal_end on ${HOST_VNFC}: the registry installed again on the existing host (heal generation ${next})`] };
+    return {
+      vnf: name,
+      configChanges: [{ key: configKey(name, "heal_generations", HOST_VNFC), value: String(next) }],
+      replace: [],
+      podDeletions: [],
+      summary: [`heal_end on ${HOST_VNFC}: the registry installed again on the existing host (heal generation ${next})`],
+    };
   }
   if (p.component === "container-vnf") {
     if (args.vnfcIds.length === 0) {
       const next = (p.entry.healGeneration ?? 0) + 1;
-      return { vnf: name, configChanges: [{ key: configKey(name, "heal_generation"), value: String(next) }], replace: [], podDeletions: [], summary: [`every workload replaced (heal generation ${next})`] };
+      return {
+        vnf: name,
+        configChanges: [{ key: configKey(name, "heal_generation"), value: String(next) }],
+        replace: [],
+        podDeletions: [],
+        summary: [`every workload replaced (heal generation ${next})`],
+      };
     }
-    const cnfPlan = planCnf({ model: p.model!, flavourId: p.request!.flavourId, instantiationLevelId: p.request!.instantiationLevelId, additionalParams: p.request!.additionalParams, vnfInstanceId: p.entry.vnfInstanceId, manifests: manifestReader(p.pkg!.source), charts: p.pkg!.source, scaleLevels: p.entry.scaleLevels });
+    const cnfPlan = planCnf({
+      model: p.model!,
+      flavourId: p.request!.flavourId,
+      instantiationLevelId: p.request!.instantiationLevelId,
+      additionalParams: p.request!.additionalParams,
+      vnfInstanceId: p.entry.vnfInstanceId,
+      manifests: manifestReader(p.pkg!.source),
+      charts: p.pkg!.source,
+      scaleLevels: p.entry.scaleLevels,
+    });
     const heal = planCnfHeal(cnfPlan, args.vnfcIds, livePods);
     const errors = heal.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new DiagnosticError("cannot plan the heal", errors);
     const deletions = heal.mode === "vnfc" ? heal.deletions : [];
-    return { vnf: name, configChanges: [], replace: [], podDeletions: deletions, summary: deletions.map((d) => `pod ${d.namespace ?? ""}/${d.name} deleted${d.recreate ? " and created again" : ""}`) };
+    return {
+      vnf: name,
+      configChanges: [],
+      replace: [],
+      podDeletions: deletions,
+      summary: deletions.map((d) => `pod ${d.namespace ?? ""}/${d.name} deleted${d.recreate ? " and created again" : ""}`),
+    };
   }
   const vnfcs = (deployed[name]?.vnfcs ?? {}) as Record<string, HealVnfc>;
   if (p.component === "kubernetes-cluster" && args.vnfcIds.length === 0) return planWholeClusterHeal(p, vnfcs);

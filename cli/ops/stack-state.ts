@@ -20,7 +20,17 @@ function parsed(config: Record<string, { value: string }>, key: string): unknown
 /** The stack's VNFs, as its program sees them (same checks, packages translated, requests read). */
 export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<PreparedVnf[]> {
   const config = await stack.getAllConfig();
-  const { vnfs, bag } = await loadStackSettings({ vims: parsed(config, "vims"), vnfs: parsed(config, "vnfs"), magnumClusters: parsed(config, "magnum_clusters"), networkServices: parsed(config, "network_services") }, projectRoot, stack.name, loadStackFile(projectRoot, stack.name));
+  const { vnfs, bag } = await loadStackSettings(
+    {
+      vims: parsed(config, "vims"),
+      vnfs: parsed(config, "vnfs"),
+      magnumClusters: parsed(config, "magnum_clusters"),
+      networkServices: parsed(config, "network_services"),
+    },
+    projectRoot,
+    stack.name,
+    loadStackFile(projectRoot, stack.name),
+  );
   bag.throwIfErrors(`invalid configuration for stack '${stack.name}'`);
   return vnfs;
 }

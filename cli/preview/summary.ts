@@ -116,4 +116,3 @@ export function code(s: string): string {
   const pad = text.startsWith("`") || text.endsWith("`") || text.trim() === "" ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
-

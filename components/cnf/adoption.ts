@@ -17,13 +17,19 @@ import type { KubeApi } from "../../clients/kube-api";
 export async function refuseForeignObjects(objects: readonly PlannedObject[], api: KubeApi, instanceId: string, defaultNamespace: string): Promise<string[]> {
   const live: LiveObject[] = [];
   const unreadable: string[] = [];
-  const planned = objects.map((p) => (p.namespaced && !p.object.metadata.namespace ? { ...p.object, metadata: { ...p.object.metadata, namespace: defaultNamespace } } : p.object));
+  const planned = objects.map((p) =>
+    p.namespaced && !p.object.metadata.namespace ? { ...p.object, metadata: { ...p.object.metadata, namespace: defaultNamespace } } : p.object,
+  );
   await Promise.all(
     objects.map(async (p, i) => {
       const o = planned[i];
       try {
         const found = await api.getObject(o.apiVersion, p.plural, p.namespaced ? o.metadata.namespace : undefined, o.metadata.name);
-        if (found) live.push({ kind: o.kind, metadata: { labels: found.metadata?.labels ?? {}, name: o.metadata.name, ...(p.namespaced ? { namespace: o.metadata.namespace } : {}) } });
+        if (found)
+          live.push({
+            kind: o.kind,
+            metadata: { labels: found.metadata?.labels ?? {}, name: o.metadata.name, ...(p.namespaced ? { namespace: o.metadata.namespace } : {}) },
+          });
       } catch (e) {
         unreadable.push(`could not check whether ${o.kind} ${o.metadata.name} already exists: ${(e as Error).message}`);
       }

@@ -112,7 +112,11 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
   constructor(name: string, args: ContainerizedVnfArgs, opts?: pulumi.ComponentResourceOptions) {
     const files = args.manifests;
     const reader: ManifestReader | undefined =
-      files === undefined ? undefined : typeof (files as ManifestReader).read === "function" ? (files as ManifestReader) : { read: (p) => (files as Record<string, string>)[p] };
+      files === undefined
+        ? undefined
+        : typeof (files as ManifestReader).read === "function"
+          ? (files as ManifestReader)
+          : { read: (p) => (files as Record<string, string>)[p] };
     // Everything is checked before the component itself is registered.
     const plan = planOrThrow(
       {
@@ -153,7 +157,10 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
     for (const release of plan.helmReleases) {
       // planOrThrow has checked that packageSource holds every chart file.
       const chart = materializeChart(release, args.packageSource!);
-      this.helmReleases[release.key] = registerRelease(name, release, chart, this.namespace, args.vnfInstanceId, { parent: this, ...(args.vim.provider ? { providers: { kubernetes: args.vim.provider } } : {}) });
+      this.helmReleases[release.key] = registerRelease(name, release, chart, this.namespace, args.vnfInstanceId, {
+        parent: this,
+        ...(args.vim.provider ? { providers: { kubernetes: args.vim.provider } } : {}),
+      });
     }
 
     this.objects = this.namespace.apply((ns) =>
@@ -173,21 +180,34 @@ export class ContainerizedVnf extends pulumi.ComponentResource {
 }
 
 /** The registered Services' specs as the API server returned them (Helm charts' Services are not among them). */
-function servicesOf(objects: PlannedObject[], resources: Record<string, pulumi.CustomResource>, namespace: pulumi.Output<string>): pulumi.Output<Record<string, CnfService>> {
+function servicesOf(
+  objects: PlannedObject[],
+  resources: Record<string, pulumi.CustomResource>,
+  namespace: pulumi.Output<string>,
+): pulumi.Output<Record<string, CnfService>> {
   const services = objects.filter((p) => p.object.apiVersion === "v1" && p.object.kind === "Service");
-  return pulumi.all(services.map((p) => {
-    const r = resources[p.key] as k8s.core.v1.Service;
-    return pulumi.all([r.spec, namespace]).apply(([spec, ns]): [string, CnfService] => [p.object.metadata.name, {
-      namespace: p.object.metadata.namespace ?? ns,
-      type: spec?.type ?? "ClusterIP",
-      ...(spec?.clusterIP ? { clusterIP: spec.clusterIP } : {}),
-      ports: (spec?.ports ?? []).map((port) => ({
-        ...(port.name ? { name: port.name } : {}), port: port.port, protocol: port.protocol ?? "TCP",
-        ...(port.targetPort !== undefined ? { targetPort: port.targetPort } : {}),
-        ...(port.nodePort ? { nodePort: port.nodePort } : {}),
-      })),
-    }]);
-  })).apply((entries) => Object.fromEntries(entries) as Record<string, CnfService>);
+  return pulumi
+    .all(
+      services.map((p) => {
+        const r = resources[p.key] as k8s.core.v1.Service;
+        return pulumi.all([r.spec, namespace]).apply(([spec, ns]): [string, CnfService] => [
+          p.object.metadata.name,
+          {
+            namespace: p.object.metadata.namespace ?? ns,
+            type: spec?.type ?? "ClusterIP",
+            ...(spec?.clusterIP ? { clusterIP: spec.clusterIP } : {}),
+            ports: (spec?.ports ?? []).map((port) => ({
+              ...(port.name ? { name: port.name } : {}),
+              port: port.port,
+              protocol: port.protocol ?? "TCP",
+              ...(port.targetPort !== undefined ? { targetPort: port.targetPort } : {}),
+              ...(port.nodePort ? { nodePort: port.nodePort } : {}),
+            })),
+          },
+        ]);
+      }),
+    )
+    .apply((entries) => Object.fromEntries(entries) as Record<string, CnfService>);
 }
 
 /**

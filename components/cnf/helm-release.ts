@@ -50,7 +50,12 @@ export function instanceLabelTransform(instanceId: string): pulumi.ResourceTrans
     const p = props as { metadata?: { labels?: Record<string, string> }; spec?: { template?: { metadata?: { labels?: Record<string, string> } } } };
     const metadata = { ...(p.metadata ?? {}), labels: { ...(p.metadata?.labels ?? {}), [INSTANCE_LABEL]: instanceId } };
     const template = p.spec?.template;
-    const spec = template ? { ...p.spec, template: { ...template, metadata: { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [INSTANCE_LABEL]: instanceId } } } } : p.spec;
+    const spec = template
+      ? {
+          ...p.spec,
+          template: { ...template, metadata: { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [INSTANCE_LABEL]: instanceId } } },
+        }
+      : p.spec;
     return { props: { ...props, metadata, ...(spec ? { spec } : {}) }, opts };
   };
 }
@@ -64,5 +69,9 @@ export function registerRelease(
   instanceId: string,
   opts: pulumi.ComponentResourceOptions,
 ): k8s.helm.v4.Chart {
-  return new k8s.helm.v4.Chart(`${name}-${release.key}`, { chart: chartPath, name: release.releaseName, namespace, values: release.values }, { ...opts, transforms: [instanceLabelTransform(instanceId)] });
+  return new k8s.helm.v4.Chart(
+    `${name}-${release.key}`,
+    { chart: chartPath, name: release.releaseName, namespace, values: release.values },
+    { ...opts, transforms: [instanceLabelTransform(instanceId)] },
+  );
 }

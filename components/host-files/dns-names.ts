@@ -53,4 +53,4 @@ export function parseNodeName(text: string): Parsed<DnsLabel & DnsSubdomain> {
   return { value: text as DnsLabel & DnsSubdomain };
 }
 
-const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;

@@ -33,7 +33,11 @@ function aptString(v: string): string {
  * double quotes, `%` doubled (specifiers); `$` has no meaning in Environment=.
  */
 export function proxyDropIn(p: ProxySettings): string {
-  const vars: [string, string | undefined][] = [["HTTP_PROXY", p.httpProxy], ["HTTPS_PROXY", p.httpsProxy], ["NO_PROXY", p.noProxy]];
+  const vars: [string, string | undefined][] = [
+    ["HTTP_PROXY", p.httpProxy],
+    ["HTTPS_PROXY", p.httpsProxy],
+    ["NO_PROXY", p.noProxy],
+  ];
   const lines = ["[Service]"];
   for (const [k, v] of vars) if (v) lines.push(`Environment=${systemdQuote(`${k}=${v}`)} ${systemdQuote(`${k.toLowerCase()}=${v}`)}`);
   return lines.join("\n") + "\n";

@@ -45,7 +45,10 @@ const DOMAIN = new RegExp(`^(?:\\*?\\.)?${LABEL}(?:\\.${LABEL})*\\.?$`);
 
 /** A comma-separated no_proxy; blanks around commas and empty entries are dropped. */
 export function parseNoProxy(text: string): Parsed<NoProxyToken[]> {
-  const tokens = text.split(",").map((t) => t.trim()).filter((t) => t !== "");
+  const tokens = text
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
   for (const [i, t] of tokens.entries()) {
     if (!validNoProxyToken(t)) return { reason: `entry ${i + 1} is not a host, domain, IP address or CIDR` };
   }

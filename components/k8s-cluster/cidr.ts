@@ -42,7 +42,7 @@ export function parseCidr(text: string): { cidr: Cidr } | { reason: string } {
 }
 
 export function cidrContains(c: Cidr, ip: number): boolean {
-  return ((ip & mask(c.prefix)) >>> 0) === c.network;
+  return (ip & mask(c.prefix)) >>> 0 === c.network;
 }
 
 export function cidrsOverlap(a: Cidr, b: Cidr): boolean {

@@ -141,8 +141,15 @@ export class K8sCluster extends pulumi.ComponentResource {
   constructor(name: string, args: K8sClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     // Everything is checked before anything, even this component, is registered.
     const plan = planK8sCluster({
-      clusterName: name, flavours: args.flavours, request: args.request, installationParam: args.installationParam,
-      scaleLevels: args.scaleLevels, healGenerations: args.healGenerations, packageSource: args.packageSource, packageDir: args.packageDir, hasSshKey: args.sshPrivateKey !== undefined,
+      clusterName: name,
+      flavours: args.flavours,
+      request: args.request,
+      installationParam: args.installationParam,
+      scaleLevels: args.scaleLevels,
+      healGenerations: args.healGenerations,
+      packageSource: args.packageSource,
+      packageDir: args.packageDir,
+      hasSshKey: args.sshPrivateKey !== undefined,
       serverGroups: args.serverGroups,
     });
     checkArgs(args, plan);
@@ -153,10 +160,16 @@ export class K8sCluster extends pulumi.ComponentResource {
     const vnfName = `${name}-vnf`;
 
     if (inst.master.vip) {
-      this.vipPort = new openstack.networking.Port(`${name}-${inst.master.clusterCpName}`, {
-        name: `${name}-${inst.master.clusterCpName}`, networkId: plan.vipNetworkResourceId!, adminStateUp: true,
-        tags: [`nfv-k8s-cluster=${name}`, `nfv-cp-id=${inst.master.clusterCpName}`],
-      }, { parent: this, provider: args.provider });
+      this.vipPort = new openstack.networking.Port(
+        `${name}-${inst.master.clusterCpName}`,
+        {
+          name: `${name}-${inst.master.clusterCpName}`,
+          networkId: plan.vipNetworkResourceId!,
+          adminStateUp: true,
+          tags: [`nfv-k8s-cluster=${name}`, `nfv-cp-id=${inst.master.clusterCpName}`],
+        },
+        { parent: this, provider: args.provider },
+      );
     }
     const vip = this.vipPort?.allFixedIps.apply((ips) => ips[0]);
 
@@ -179,15 +192,29 @@ export class K8sCluster extends pulumi.ComponentResource {
     const cmds = new NodeCommands(this, name, plan, args, addresses, vip, clusterRegistries(plan.installation.registries, args.registries));
     const healSteps = cmds.healSteps();
 
-    this.vnf = new VmVnf(vnfName, {
-      flavours: args.flavours, request: args.request, provider: args.provider, scaleLevels: args.scaleLevels,
-      images: args.images, packageSource: args.packageSource, packageDir: args.packageDir, flavorNames: args.flavorNames, keyPair: args.keyPair, sshPublicKey: args.sshPublicKey,
-      securityGroupIds: args.securityGroupIds, userData: args.userData, serverGroupPolicies: plan.serverGroupPolicies,
-      // Every master answers for the VIP (keepalived moves it): Neutron must let its address through.
-      ...(vip ? { allowedAddressPairs: { [inst.master.nicCpName]: [vip] } } : {}),
-      // A healed node's server is replaced only once the node is out of the cluster.
-      serverDependsOn: Object.fromEntries([...healSteps].map(([vnfcId, step]) => [vnfcId, [step]])),
-    }, { parent: this });
+    this.vnf = new VmVnf(
+      vnfName,
+      {
+        flavours: args.flavours,
+        request: args.request,
+        provider: args.provider,
+        scaleLevels: args.scaleLevels,
+        images: args.images,
+        packageSource: args.packageSource,
+        packageDir: args.packageDir,
+        flavorNames: args.flavorNames,
+        keyPair: args.keyPair,
+        sshPublicKey: args.sshPublicKey,
+        securityGroupIds: args.securityGroupIds,
+        userData: args.userData,
+        serverGroupPolicies: plan.serverGroupPolicies,
+        // Every master answers for the VIP (keepalived moves it): Neutron must let its address through.
+        ...(vip ? { allowedAddressPairs: { [inst.master.nicCpName]: [vip] } } : {}),
+        // A healed node's server is replaced only once the node is out of the cluster.
+        serverDependsOn: Object.fromEntries([...healSteps].map(([vnfcId, step]) => [vnfcId, [step]])),
+      },
+      { parent: this },
+    );
     for (const r of resolvers) r();
     const init = cmds.lifecycle(this.vnf.servers);
     this.commands = cmds.all;
@@ -198,12 +225,25 @@ export class K8sCluster extends pulumi.ComponentResource {
     const host = args.floatingIp ?? (inst.master.vip ? vip! : addresses[plan.initNode].nic);
     this.endpoint = pulumi.interpolate`https://${host}:${inst.master.vip ? FRONTEND_PORT : APISERVER_PORT}`;
     this.vimName = inst.vimName ?? `kubernetes_vim_${name}`;
-    this.vim = new KubernetesVim(this.vimName, {
-      authUrl: this.endpoint, bearerToken: this.adminToken, sslCaCert: this.caCertificate, vimName: this.vimName,
-    }, { parent: this });
+    this.vim = new KubernetesVim(
+      this.vimName,
+      {
+        authUrl: this.endpoint,
+        bearerToken: this.adminToken,
+        sslCaCert: this.caCertificate,
+        vimName: this.vimName,
+      },
+      { parent: this },
+    );
     this.kubeconfig = this.vim.kubeconfig;
     this.provider = this.vim.provider;
-    this.registerOutputs({ endpoint: this.endpoint, caCertificate: this.caCertificate, adminToken: this.adminToken, kubeconfig: this.kubeconfig, vnfcs: this.vnf.vnfcs });
+    this.registerOutputs({
+      endpoint: this.endpoint,
+      caCertificate: this.caCertificate,
+      adminToken: this.adminToken,
+      kubeconfig: this.kubeconfig,
+      vnfcs: this.vnf.vnfcs,
+    });
   }
 
   private portIp(vnfcId: string, cpId: string): pulumi.Output<string> {
@@ -218,15 +258,23 @@ function checkArgs(args: K8sClusterArgs, plan: K8sClusterPlan): void {
   const problems: Diagnostic[] = [];
   const bad = (path: string, message: string) => problems.push({ severity: "error", code: "K8S_ARGS", path, message });
   const v = args.versions ?? ({} as K8sVersions);
-  for (const k of ["kubernetes", "kubernetesPackage", "containerdPackage"] as const) if (!v[k]) bad(`versions.${k}`, `versions.${k} is required: every installed version is pinned`);
+  for (const k of ["kubernetes", "kubernetesPackage", "containerdPackage"] as const)
+    if (!v[k]) bad(`versions.${k}`, `versions.${k} is required: every installed version is pinned`);
   if (v.kubernetes && !/^v?1\.\d+\.\d+$/.test(v.kubernetes)) bad("versions.kubernetes", `versions.kubernetes ${v.kubernetes} is not 1.x.y`);
   // Each becomes one `apt-get install name=version` argument: Debian's grammar, so never an apt option.
-  if (v.containerdPackageName !== undefined && !isDebianPackageName(v.containerdPackageName)) bad("versions.containerdPackageName", "versions.containerdPackageName is not a Debian package name");
+  if (v.containerdPackageName !== undefined && !isDebianPackageName(v.containerdPackageName))
+    bad("versions.containerdPackageName", "versions.containerdPackageName is not a Debian package name");
   for (const k of ["kubernetesPackage", "containerdPackage", "etcdClientPackage", "haproxyPackage", "keepalivedPackage"] as const) {
     if (v[k] && !isDebianVersion(v[k])) bad(`versions.${k}`, `versions.${k} is not a Debian package version`);
   }
-  if (args.kubeProxyConntrackMaxPerCore !== undefined && !(Number.isSafeInteger(args.kubeProxyConntrackMaxPerCore) && args.kubeProxyConntrackMaxPerCore >= 0)) bad("kubeProxyConntrackMaxPerCore", "kubeProxyConntrackMaxPerCore must be a whole number, 0 or more");
-  if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest")) bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
-  if (plan.labelWorkers && !args.placement) bad("placement", `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`);
+  if (args.kubeProxyConntrackMaxPerCore !== undefined && !(Number.isSafeInteger(args.kubeProxyConntrackMaxPerCore) && args.kubeProxyConntrackMaxPerCore >= 0))
+    bad("kubeProxyConntrackMaxPerCore", "kubeProxyConntrackMaxPerCore must be a whole number, 0 or more");
+  if (!args.sandboxImage || !args.sandboxImage.includes(":") || args.sandboxImage.endsWith(":latest"))
+    bad("sandboxImage", "sandboxImage must be a pinned image (name:tag, not latest)");
+  if (plan.labelWorkers && !args.placement)
+    bad(
+      "placement",
+      `the workers are in an anti-affinity server group, so each is labelled with its compute host (CIS-node): pass the OpenStackVim as placement`,
+    );
   if (problems.length > 0) throw new DiagnosticError("invalid nfv:k8s:Cluster arguments", problems);
 }

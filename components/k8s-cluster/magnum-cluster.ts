@@ -89,44 +89,64 @@ export class MagnumCluster extends pulumi.ComponentResource {
     const masterCount = args.masterCount ?? 1;
     const child: pulumi.CustomResourceOptions = { parent: this, provider: args.provider };
 
-    this.template = new openstack.containerinfra.ClusterTemplate(`${name}-template`, {
-      name: `${name}-template`,
-      coe: "kubernetes",
-      image: args.image,
-      // TLS stays on: the VIM verifies the API server with the cluster's CA.
-      tlsDisabled: false,
-      masterLbEnabled: args.masterLbEnabled ?? masterCount > 1,
-      floatingIpEnabled: args.floatingIpEnabled ?? false,
-      networkDriver: args.networkDriver ?? "flannel",
-      ...optional({
-        masterFlavor: args.masterFlavor, flavor: args.flavor, externalNetworkId: args.externalNetworkId, fixedNetwork: args.fixedNetwork,
-        fixedSubnet: args.fixedSubnet, dnsNameserver: args.dnsNameserver, dockerVolumeSize: args.dockerVolumeSize, labels: args.labels,
-        httpProxy: secret(args.httpProxy), httpsProxy: secret(args.httpsProxy), noProxy: secret(args.noProxy),
-      }),
-    }, { ...child, additionalSecretOutputs: ["httpProxy", "httpsProxy", "noProxy"] });
+    this.template = new openstack.containerinfra.ClusterTemplate(
+      `${name}-template`,
+      {
+        name: `${name}-template`,
+        coe: "kubernetes",
+        image: args.image,
+        // TLS stays on: the VIM verifies the API server with the cluster's CA.
+        tlsDisabled: false,
+        masterLbEnabled: args.masterLbEnabled ?? masterCount > 1,
+        floatingIpEnabled: args.floatingIpEnabled ?? false,
+        networkDriver: args.networkDriver ?? "flannel",
+        ...optional({
+          masterFlavor: args.masterFlavor,
+          flavor: args.flavor,
+          externalNetworkId: args.externalNetworkId,
+          fixedNetwork: args.fixedNetwork,
+          fixedSubnet: args.fixedSubnet,
+          dnsNameserver: args.dnsNameserver,
+          dockerVolumeSize: args.dockerVolumeSize,
+          labels: args.labels,
+          httpProxy: secret(args.httpProxy),
+          httpsProxy: secret(args.httpsProxy),
+          noProxy: secret(args.noProxy),
+        }),
+      },
+      { ...child, additionalSecretOutputs: ["httpProxy", "httpsProxy", "noProxy"] },
+    );
 
-    this.cluster = new openstack.containerinfra.Cluster(name, {
+    this.cluster = new openstack.containerinfra.Cluster(
       name,
-      clusterTemplateId: this.template.id,
-      masterCount,
-      nodeCount: args.nodeCount ?? 1,
-      createTimeout: args.createTimeout ?? 60,
-      ...optional({ keypair: args.keypair }),
-    }, { ...child, additionalSecretOutputs: ["kubeconfig"] });
+      {
+        name,
+        clusterTemplateId: this.template.id,
+        masterCount,
+        nodeCount: args.nodeCount ?? 1,
+        createTimeout: args.createTimeout ?? 60,
+        ...optional({ keypair: args.keypair }),
+      },
+      { ...child, additionalSecretOutputs: ["kubeconfig"] },
+    );
 
     const kc: pulumi.Output<MagnumKubeconfig> = pulumi.secret(this.cluster.kubeconfig);
     this.endpoint = pulumi.unsecret(kc.apply((k) => k.host ?? ""));
     this.caCertificate = pulumi.unsecret(kc.apply((k) => k.cluster_ca_certificate ?? ""));
     const vimName = args.vimName ?? `kubernetes_vim_${name}`;
     this.vimName = vimName;
-    this.vim = new KubernetesVim(vimName, {
-      authUrl: this.endpoint,
-      sslCaCert: this.caCertificate,
-      clientCertificate: kc.apply((k) => k.client_certificate ?? ""),
-      clientKey: kc.apply((k) => k.client_key ?? ""),
-      projectName: args.projectName ?? "default",
+    this.vim = new KubernetesVim(
       vimName,
-    }, { parent: this });
+      {
+        authUrl: this.endpoint,
+        sslCaCert: this.caCertificate,
+        clientCertificate: kc.apply((k) => k.client_certificate ?? ""),
+        clientKey: kc.apply((k) => k.client_key ?? ""),
+        projectName: args.projectName ?? "default",
+        vimName,
+      },
+      { parent: this },
+    );
     this.kubeconfig = this.vim.kubeconfig;
     this.provider = this.vim.provider;
     this.registerOutputs({ endpoint: this.endpoint, caCertificate: this.caCertificate, kubeconfig: this.kubeconfig });
@@ -151,9 +171,15 @@ function checkArgs(args: MagnumClusterArgs): string[] {
   count(args.dockerVolumeSize, "dockerVolumeSize", 1);
   count(args.createTimeout, "createTimeout", 1);
   if (typeof args.image === "string" && args.image.trim() === "") bad("image", "image must name the COE image");
-  if (args.networkDriver !== undefined && !["flannel", "calico"].includes(args.networkDriver)) bad("networkDriver", `networkDriver must be flannel or calico, got ${String(args.networkDriver)}`);
-  for (const [k, v] of Object.entries(args.labels ?? {})) if (typeof v !== "string") bad(`labels.${k}`, `labels.${k} must be a string (Magnum labels are strings)`);
-  for (const [k, parse] of [["httpProxy", parseProxyUrl], ["httpsProxy", parseProxyUrl], ["noProxy", parseNoProxy]] as const) {
+  if (args.networkDriver !== undefined && !["flannel", "calico"].includes(args.networkDriver))
+    bad("networkDriver", `networkDriver must be flannel or calico, got ${String(args.networkDriver)}`);
+  for (const [k, v] of Object.entries(args.labels ?? {}))
+    if (typeof v !== "string") bad(`labels.${k}`, `labels.${k} must be a string (Magnum labels are strings)`);
+  for (const [k, parse] of [
+    ["httpProxy", parseProxyUrl],
+    ["httpsProxy", parseProxyUrl],
+    ["noProxy", parseNoProxy],
+  ] as const) {
     const v = args[k];
     const r = typeof v === "string" ? parse(v) : undefined;
     if (r && "reason" in r) bad(k, `${k} ${r.reason}`);

@@ -102,7 +102,17 @@ export interface ReadOptions {
 }
 
 const ROOT: YamlPath = ["additionalParams", K8S_PARAM_KEY];
-const TOP_KEYS = ["script_path", "vim_name", "master_node", "worker_node", "proxy", "helm_installation_script_path", "private_registry_connection_info", "storage_server", "pv_registration_params"];
+const TOP_KEYS = [
+  "script_path",
+  "vim_name",
+  "master_node",
+  "worker_node",
+  "proxy",
+  "helm_installation_script_path",
+  "private_registry_connection_info",
+  "storage_server",
+  "pv_registration_params",
+];
 const NODE_KEYS = ["aspect_id", "ssh_cp_name", "nic_cp_name", "username", "password"];
 const MASTER_KEYS = [...NODE_KEYS, "pod_cidr", "cluster_cidr", "cluster_cp_name", "cluster_fip_name"];
 const PROXY_KEYS = ["http_proxy", "https_proxy", "no_proxy", "k8s_node_cidr"];
@@ -111,7 +121,10 @@ const REGISTRY_KEYS = ["connection_type", "server", "username", "password", "cer
 type Obj = Record<string, unknown>;
 
 /** Reads the parameters from an instantiate request's `additionalParams`. */
-export function readK8sClusterInstallation(request: Pick<InstantiateVnfRequest, "additionalParams">, opts: ReadOptions): { value?: K8sClusterInstallation; bag: DiagnosticBag } {
+export function readK8sClusterInstallation(
+  request: Pick<InstantiateVnfRequest, "additionalParams">,
+  opts: ReadOptions,
+): { value?: K8sClusterInstallation; bag: DiagnosticBag } {
   const r = new Reader(opts);
   const value = r.read(request.additionalParams?.[K8S_PARAM_KEY]);
   return r.bag.hasErrors() ? { bag: r.bag } : { value, bag: r.bag };
@@ -121,7 +134,11 @@ export function readK8sClusterInstallation(request: Pick<InstantiateVnfRequest, 
  * Reads a param file (Tacker's InstantiateVnfRequest JSON, `#` comments accepted with a warning)
  * and its `k8s_cluster_installation_param`, every problem at `file:line:column`.
  */
-export function readK8sClusterParamFile(text: string, file: string, opts: Omit<ReadOptions, "locate" | "flavour"> & { flavours: Flavour[] }): { request?: InstantiateVnfRequest; value?: K8sClusterInstallation; bag: DiagnosticBag } {
+export function readK8sClusterParamFile(
+  text: string,
+  file: string,
+  opts: Omit<ReadOptions, "locate" | "flavour"> & { flavours: Flavour[] },
+): { request?: InstantiateVnfRequest; value?: K8sClusterInstallation; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();
   const req = readInstantiateRequest(text, file);
   bag.add(...req.diagnostics);
@@ -129,7 +146,11 @@ export function readK8sClusterParamFile(text: string, file: string, opts: Omit<R
   const doc = parseYaml(text, file).documents[0];
   const flavour = opts.flavours.find((f) => f.id === req.request!.flavourId);
   if (!flavour) {
-    bag.error("VNF_UNKNOWN_FLAVOUR", `flavourId \`${req.request.flavourId}\` is not a flavour of the VNFD (flavours: ${opts.flavours.map((f) => f.id).join(", ")})`, doc.location(["flavourId"]));
+    bag.error(
+      "VNF_UNKNOWN_FLAVOUR",
+      `flavourId \`${req.request.flavourId}\` is not a flavour of the VNFD (flavours: ${opts.flavours.map((f) => f.id).join(", ")})`,
+      doc.location(["flavourId"]),
+    );
     return { bag };
   }
   const r = readK8sClusterInstallation(req.request, { ...opts, flavour, locate: (p) => doc.location(p) });
@@ -151,17 +172,23 @@ class Reader {
     const scriptPath = this.str(p, "script_path", ROOT, true);
     if (scriptPath && this.opts.packageSource && "reason" in readPackageFile(this.opts.packageSource, scriptPath)) {
       // Tacker fails here (MgmtDriverNotFound); we run mgmt/k8s/ instead, so the file is not needed.
-      this.warn("K8S_SCRIPT_PATH_UNUSED", `script_path ${scriptPath} is not in the package: Tacker would refuse it; pulumi-nfv runs its own scripts (mgmt/k8s/)`, at("script_path"));
+      this.warn(
+        "K8S_SCRIPT_PATH_UNUSED",
+        `script_path ${scriptPath} is not in the package: Tacker would refuse it; pulumi-nfv runs its own scripts (mgmt/k8s/)`,
+        at("script_path"),
+      );
     }
     const vimName = this.str(p, "vim_name", ROOT, false);
     const helm = this.str(p, "helm_installation_script_path", ROOT, false);
     const helmScript = helm === undefined ? undefined : this.packageFile(helm, at("helm_installation_script_path"), "K8S_HELM_SCRIPT_PATH");
     for (const k of ["storage_server", "pv_registration_params"]) {
-      if (p[k] !== undefined && p[k] !== null) this.warn("K8S_UNSUPPORTED", `${k}: the NFS storage server is not supported by nfv:k8s:Cluster yet; ignored`, at(k));
+      if (p[k] !== undefined && p[k] !== null)
+        this.warn("K8S_UNSUPPORTED", `${k}: the NFS storage server is not supported by nfv:k8s:Cluster yet; ignored`, at(k));
     }
     const master = this.master(p.master_node, at("master_node"));
     const worker = this.node(p.worker_node, at("worker_node"), NODE_KEYS, "worker");
-    if (master && worker && master.vduId === worker.vduId) this.err("K8S_CP_NAME", `master_node and worker_node use CPs of the same VDU \`${master.vduId}\``, at("worker_node"));
+    if (master && worker && master.vduId === worker.vduId)
+      this.err("K8S_CP_NAME", `master_node and worker_node use CPs of the same VDU \`${master.vduId}\``, at("worker_node"));
     const proxy = this.proxy(p.proxy, at("proxy"));
     const registries = this.registries(p.private_registry_connection_info, at("private_registry_connection_info"));
     this.overlaps();
@@ -195,11 +222,22 @@ class Reader {
     };
     const nic = cpOf("nic_cp_name", nicCpName);
     const ssh = cpOf("ssh_cp_name", sshCpName);
-    if (nic && ssh && nic.vduId !== ssh.vduId) this.err("K8S_CP_NAME", `ssh_cp_name \`${ssh.id}\` (VDU ${ssh.vduId}) and nic_cp_name \`${nic.id}\` (VDU ${nic.vduId}) must belong to the same ${kind} VDU`, [...at, "ssh_cp_name"]);
+    if (nic && ssh && nic.vduId !== ssh.vduId)
+      this.err(
+        "K8S_CP_NAME",
+        `ssh_cp_name \`${ssh.id}\` (VDU ${ssh.vduId}) and nic_cp_name \`${nic.id}\` (VDU ${nic.vduId}) must belong to the same ${kind} VDU`,
+        [...at, "ssh_cp_name"],
+      );
     if (aspectId !== undefined) {
       const aspect = flavour.aspects.find((a) => a.id === aspectId);
-      if (!aspect) this.err("K8S_ASPECT_ID", `aspect_id \`${aspectId}\` is not a scaling aspect of flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`, [...at, "aspect_id"]);
-      else if (nic && (!ssh || nic.vduId === ssh.vduId) && !aspect.vduIds.includes(nic.vduId)) this.err("K8S_ASPECT_ID", `aspect_id \`${aspectId}\` scales ${aspect.vduIds.join(", ")}, not the ${kind} VDU \`${nic.vduId}\``, [...at, "aspect_id"]);
+      if (!aspect)
+        this.err(
+          "K8S_ASPECT_ID",
+          `aspect_id \`${aspectId}\` is not a scaling aspect of flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+          [...at, "aspect_id"],
+        );
+      else if (nic && (!ssh || nic.vduId === ssh.vduId) && !aspect.vduIds.includes(nic.vduId))
+        this.err("K8S_ASPECT_ID", `aspect_id \`${aspectId}\` scales ${aspect.vduIds.join(", ")}, not the ${kind} VDU \`${nic.vduId}\``, [...at, "aspect_id"]);
     }
     if (!username || !sshCpName || !nicCpName || !nic || !ssh || (password === undefined && !this.opts.passwordOptional)) return undefined;
     const out: NodeParams = { sshCpName, nicCpName, vduId: nic.vduId, username };
@@ -220,10 +258,17 @@ class Reader {
     if (clusterCpName !== undefined) {
       const cp = this.opts.flavour.cps.find((c) => c.id === clusterCpName);
       vip = !cp;
-      if (cp && base && cp.vduId !== base.vduId) this.err("K8S_CP_NAME", `cluster_cp_name \`${cp.id}\` is a CP of VDU ${cp.vduId}, not of the master VDU ${base.vduId}`, [...at, "cluster_cp_name"]);
-      if (cp && count > 1) this.err("K8S_CP_NAME", `cluster_cp_name \`${cp.id}\` is a master's own CP, but there are ${count} masters: HA needs a VIP port (a name that is not a CP of the VNFD, e.g. vip_CP)`, [...at, "cluster_cp_name"]);
+      if (cp && base && cp.vduId !== base.vduId)
+        this.err("K8S_CP_NAME", `cluster_cp_name \`${cp.id}\` is a CP of VDU ${cp.vduId}, not of the master VDU ${base.vduId}`, [...at, "cluster_cp_name"]);
+      if (cp && count > 1)
+        this.err(
+          "K8S_CP_NAME",
+          `cluster_cp_name \`${cp.id}\` is a master's own CP, but there are ${count} masters: HA needs a VIP port (a name that is not a CP of the VNFD, e.g. vip_CP)`,
+          [...at, "cluster_cp_name"],
+        );
     }
-    if (count > 1 && count % 2 === 0) this.warn("K8S_EVEN_MASTERS", `${count} masters: etcd tolerates no more failures with ${count} than with ${count - 1}; use an odd number`, at);
+    if (count > 1 && count % 2 === 0)
+      this.warn("K8S_EVEN_MASTERS", `${count} masters: etcd tolerates no more failures with ${count} than with ${count - 1}; use an odd number`, at);
     if (!base || !podCidr || !serviceCidr || !clusterCpName) return undefined;
     const out: MasterParams = { ...base, podCidr: podCidr.text, serviceCidr: serviceCidr.text, clusterCpName, vip };
     if (clusterFipName !== undefined) out.clusterFipName = clusterFipName;
@@ -241,7 +286,8 @@ class Reader {
     const k8sNodeCidr = nodeCidr === undefined ? undefined : this.cidr(nodeCidr, [...at, "k8s_node_cidr"]);
     if (!httpProxy || !httpsProxy) {
       const given = (k: string) => p[k] !== undefined && p[k] !== null && p[k] !== "";
-      if (given("http_proxy") !== given("https_proxy")) this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
+      if (given("http_proxy") !== given("https_proxy"))
+        this.warn("K8S_PROXY_IGNORED", "proxy settings apply only when both http_proxy and https_proxy are set (as in Tacker); ignored", at);
       return undefined;
     }
     const out: ProxyParams = { httpProxy, httpsProxy };
@@ -276,17 +322,22 @@ class Reader {
       if (!r) return;
       this.unknown(r, REGISTRY_KEYS, a);
       const type = r.connection_type;
-      if (type === undefined || type === null) this.err("K8S_PARAM_MISSING", "`connection_type` is required (\"0\" HTTP, \"1\" HTTPS)", [...a, "connection_type"], true);
-      else if (type !== "0" && type !== "1") this.err("K8S_CONNECTION_TYPE", `connection_type must be the string "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(type)}`, [...a, "connection_type"]);
+      if (type === undefined || type === null)
+        this.err("K8S_PARAM_MISSING", '`connection_type` is required ("0" HTTP, "1" HTTPS)', [...a, "connection_type"], true);
+      else if (type !== "0" && type !== "1")
+        this.err("K8S_CONNECTION_TYPE", `connection_type must be the string "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(type)}`, [...a, "connection_type"]);
       const server = this.str(r, "server", a, true);
       if (server !== undefined && !validServer(server)) this.err("K8S_REGISTRY_SERVER", `server \`${server}\` is not host:port`, [...a, "server"]);
-      else if (server !== undefined && seen.has(server)) this.err("K8S_REGISTRY_SERVER", `server \`${server}\` is already listed at [${seen.get(server)}]`, [...a, "server"]);
+      else if (server !== undefined && seen.has(server))
+        this.err("K8S_REGISTRY_SERVER", `server \`${server}\` is already listed at [${seen.get(server)}]`, [...a, "server"]);
       if (server !== undefined) seen.set(server, i);
       const cert = this.str(r, "certificate_path", a, false);
       const ca = cert === undefined ? undefined : this.packageFile(cert, [...a, "certificate_path"], "K8S_CERTIFICATE_PATH");
-      if (cert !== undefined && type === "0") this.warn("K8S_CERTIFICATE_UNUSED", "certificate_path is used only with connection_type \"1\" (HTTPS)", [...a, "certificate_path"]);
+      if (cert !== undefined && type === "0")
+        this.warn("K8S_CERTIFICATE_UNUSED", 'certificate_path is used only with connection_type "1" (HTTPS)', [...a, "certificate_path"]);
       const hosts = this.oneLine(r, "hosts_string", a);
-      if (hosts !== undefined && !validHostsLine(hosts)) this.err("K8S_HOSTS_STRING", `hosts_string \`${hosts}\` is not an /etc/hosts line (IP FQDN)`, [...a, "hosts_string"]);
+      if (hosts !== undefined && !validHostsLine(hosts))
+        this.err("K8S_HOSTS_STRING", `hosts_string \`${hosts}\` is not an /etc/hosts line (IP FQDN)`, [...a, "hosts_string"]);
       const username = this.str(r, "username", a, false) ?? DEFAULT_REGISTRY_CREDENTIAL;
       const password = this.str(r, "password", a, false) ?? DEFAULT_REGISTRY_CREDENTIAL;
       if ((type !== "0" && type !== "1") || server === undefined) return;
@@ -304,9 +355,11 @@ class Reader {
   private overlaps(): void {
     const name = (at: YamlPath) => String(at[at.length - 1]);
     const c = this.cidrs;
-    for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {
-      if (cidrsOverlap(c[i].cidr, c[j].cidr)) this.err("K8S_CIDR_OVERLAP", `${name(c[j].at)} ${c[j].cidr.text} overlaps ${name(c[i].at)} ${c[i].cidr.text}`, c[j].at);
-    }
+    for (let i = 0; i < c.length; i++)
+      for (let j = i + 1; j < c.length; j++) {
+        if (cidrsOverlap(c[i].cidr, c[j].cidr))
+          this.err("K8S_CIDR_OVERLAP", `${name(c[j].at)} ${c[j].cidr.text} overlaps ${name(c[i].at)} ${c[i].cidr.text}`, c[j].at);
+      }
   }
 
   private cidr(text: string, at: YamlPath): Cidr | undefined {
@@ -323,7 +376,11 @@ class Reader {
   private packageFile(rel: string, at: YamlPath, code: string): Buffer | undefined {
     const field = String(at[at.length - 1]);
     if (!this.opts.packageSource) {
-      this.err(code, `${field} ${rel} ${this.opts.packageProblem ? `cannot be read: ${this.opts.packageProblem}` : "is given but there is no package to take it from"}`, at);
+      this.err(
+        code,
+        `${field} ${rel} ${this.opts.packageProblem ? `cannot be read: ${this.opts.packageProblem}` : "is given but there is no package to take it from"}`,
+        at,
+      );
       return undefined;
     }
     const r = readPackageFile(this.opts.packageSource, rel);
@@ -390,4 +447,3 @@ export function validServer(s: string): boolean {
   const m = /^([A-Za-z0-9.-]+):(\d{1,5})$/.exec(s);
   return !!m && Number(m[2]) >= 1 && Number(m[2]) <= 65535 && !m[1].startsWith("-");
 }
-

@@ -76,7 +76,8 @@ function serverGroupPolicies(flavour: Flavour, vduIds: Record<Role, string>, req
   const out: Record<string, ServerGroupPolicy> = {};
   for (const role of ["master", "worker"] as const) {
     const vdu = vduIds[role];
-    const policy = requested[role] ?? (flavour.id === POD_AFFINITY_FLAVOUR && !flavour.affinityRules.some((r) => r.vduIds.includes(vdu)) ? "anti-affinity" : "none");
+    const policy =
+      requested[role] ?? (flavour.id === POD_AFFINITY_FLAVOUR && !flavour.affinityRules.some((r) => r.vduIds.includes(vdu)) ? "anti-affinity" : "none");
     if (policy !== "none") out[vdu] = policy;
   }
   return out;
@@ -94,7 +95,13 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
   const masterVdu = guess.value?.master.vduId;
   const masterCount = vm.vnfcs.filter((v) => v.vduId === masterVdu).length;
   // Read again with the number of masters (the even-number warning and the HA checks need it).
-  const { value, bag: paramBag } = readK8sClusterInstallation(request, { flavour, packageSource, packageProblem, passwordOptional: input.hasSshKey, masterCount });
+  const { value, bag: paramBag } = readK8sClusterInstallation(request, {
+    flavour,
+    packageSource,
+    packageProblem,
+    passwordOptional: input.hasSshKey,
+    masterCount,
+  });
   bag.add(...paramBag.items);
   if (!value) throw new DiagnosticError("invalid k8s_cluster_installation_param", bag.errors());
   const groups = serverGroupPolicies(flavour, { master: value.master.vduId, worker: value.worker.vduId }, input.serverGroups ?? {});
@@ -105,34 +112,59 @@ export function planK8sCluster(input: PlanInput): K8sClusterPlan {
   const masters = vm.vnfcs.filter((v) => v.vduId === value.master.vduId);
   const workers = vm.vnfcs.filter((v) => v.vduId === value.worker.vduId);
   for (const id of Object.keys(gens)) {
-    if (!vm.vnfcs.some((v) => v.id === id)) bag.error("K8S_HEAL_UNKNOWN_VNFC", `heal generation for \`${id}\`, which is not a VNFC of the cluster (VNFCs: ${vm.vnfcs.map((v) => v.id).join(", ")})`, { path: "healGenerations" });
+    if (!vm.vnfcs.some((v) => v.id === id))
+      bag.error("K8S_HEAL_UNKNOWN_VNFC", `heal generation for \`${id}\`, which is not a VNFC of the cluster (VNFCs: ${vm.vnfcs.map((v) => v.id).join(", ")})`, {
+        path: "healGenerations",
+      });
   }
   if (masters.length === 0) bag.error("K8S_NO_MASTER", `no instance of the master VDU \`${value.master.vduId}\` at this level`);
   if (masters.length === 1 && (gens[masters[0].id] ?? 0) > 0) {
-    bag.error("K8S_SINGLE_MASTER_HEAL", `cannot heal \`${masters[0].id}\`: it is the only master, and the cluster (etcd, certificates) would be lost with it; scale the masters to at least 2 or re-instantiate the cluster`, { path: `healGenerations.${masters[0].id}` });
+    bag.error(
+      "K8S_SINGLE_MASTER_HEAL",
+      `cannot heal \`${masters[0].id}\`: it is the only master, and the cluster (etcd, certificates) would be lost with it; scale the masters to at least 2 or re-instantiate the cluster`,
+      { path: `healGenerations.${masters[0].id}` },
+    );
   }
   let vipNetworkResourceId: string | undefined;
   if (value.master.vip) {
     const port = masters[0]?.ports.find((p) => p.cpId === value.master.nicCpName);
     const net = vm.networks.find((n) => n.id === port?.networkId);
-    if (net && !net.external) bag.error("K8S_VIP_NETWORK", `the VIP port \`${value.master.clusterCpName}\` needs the masters' network \`${net.id}\` to exist beforehand (an extVirtualLinks or extManagedVirtualLinks entry)`);
+    if (net && !net.external)
+      bag.error(
+        "K8S_VIP_NETWORK",
+        `the VIP port \`${value.master.clusterCpName}\` needs the masters' network \`${net.id}\` to exist beforehand (an extVirtualLinks or extManagedVirtualLinks entry)`,
+      );
     vipNetworkResourceId = net?.resourceId;
   }
-  const { names, problems } = nodeNameProblems(input.clusterName, vm.vnfcs.map((v) => v.id));
+  const { names, problems } = nodeNameProblems(
+    input.clusterName,
+    vm.vnfcs.map((v) => v.id),
+  );
   for (const p of problems) bag.error("K8S_NODE_NAME", p.message, { path: "name" });
   bag.throwIfErrors("invalid Kubernetes cluster");
 
   const anchorFor = (id: string) => masters.find((m) => m.id !== id)?.id ?? masters[0].id;
-  const nodes: PlannedNode[] = [...masters.map((v, i) => ({ v, i, role: "master" as const })), ...workers.map((v, i) => ({ v, i, role: "worker" as const }))].map(({ v, i, role }) => {
+  const nodes: PlannedNode[] = [
+    ...masters.map((v, i) => ({ v, i, role: "master" as const })),
+    ...workers.map((v, i) => ({ v, i, role: "worker" as const })),
+  ].map(({ v, i, role }) => {
     const healGeneration = gens[v.id] ?? 0;
     return {
-      vnfcId: v.id, role, index: i, name: names[v.id], healGeneration,
+      vnfcId: v.id,
+      role,
+      index: i,
+      name: names[v.id],
+      healGeneration,
       bootstrap: role === "master" && i === 0 && healGeneration === 0 ? "init" : "join",
       anchor: anchorFor(v.id),
     };
   });
   const plan: K8sClusterPlan = {
-    vm, installation: value, nodes, initNode: masters[0].id, serverGroupPolicies: groups,
+    vm,
+    installation: value,
+    nodes,
+    initNode: masters[0].id,
+    serverGroupPolicies: groups,
     labelWorkers: workerPolicy === "anti-affinity" || workerPolicy === "soft-anti-affinity",
     warnings: bag.warnings().map((d) => d.message),
   };

@@ -19,13 +19,16 @@ export function withHanded(listed: RegistryConnection[], infos: RegistryConnecti
   const out = [...listed];
   infos.forEach((info, i) => {
     const at = `K8sCluster registries[${i}]`;
-    if (info.connection_type !== "0" && info.connection_type !== "1") throw new Error(`${at}: connection_type must be "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(info.connection_type)}`);
+    if (info.connection_type !== "0" && info.connection_type !== "1")
+      throw new Error(`${at}: connection_type must be "0" (HTTP) or "1" (HTTPS), got ${JSON.stringify(info.connection_type)}`);
     if (!validServer(info.server)) throw new Error(`${at}: server \`${info.server}\` is not host:port`);
     if (info.hosts_string && !validHostsLine(info.hosts_string)) throw new Error(`${at}: hosts_string is not an /etc/hosts line (IP FQDN)`);
     if (out.some((r) => r.server === info.server)) throw new Error(`${at}: server \`${info.server}\` is already a registry of the cluster`);
     const r: RegistryConnection = {
-      connectionType: info.connection_type, server: info.server,
-      username: info.username ?? DEFAULT_REGISTRY_CREDENTIAL, password: info.password ?? DEFAULT_REGISTRY_CREDENTIAL,
+      connectionType: info.connection_type,
+      server: info.server,
+      username: info.username ?? DEFAULT_REGISTRY_CREDENTIAL,
+      password: info.password ?? DEFAULT_REGISTRY_CREDENTIAL,
     };
     if (info.connection_type === "1" && info.ca_certificate) r.caPem = info.ca_certificate;
     if (info.hosts_string) r.hostsString = info.hosts_string;

@@ -63,10 +63,18 @@ export class NetworkService extends pulumi.ComponentResource {
         continue;
       }
       const net = new openstack.networking.Network(`${name}-${vl.id}`, { name: `${name}-${vl.id}`, adminStateUp: true }, child);
-      new openstack.networking.Subnet(`${name}-${vl.id}-subnet`, {
-        name: `${name}-${vl.id}`, networkId: net.id, cidr: vl.cidr!, ipVersion: vl.ipVersion === "ipv6" ? 6 : 4, enableDhcp: vl.dhcpEnabled ?? true,
-        ...(vl.gatewayIp ? { gatewayIp: vl.gatewayIp } : {}),
-      }, child);
+      new openstack.networking.Subnet(
+        `${name}-${vl.id}-subnet`,
+        {
+          name: `${name}-${vl.id}`,
+          networkId: net.id,
+          cidr: vl.cidr!,
+          ipVersion: vl.ipVersion === "ipv6" ? 6 : 4,
+          enableDhcp: vl.dhcpEnabled ?? true,
+          ...(vl.gatewayIp ? { gatewayIp: vl.gatewayIp } : {}),
+        },
+        child,
+      );
       this.networks[vl.id] = net;
       networkIds[vl.id] = net.id;
     }
@@ -74,9 +82,10 @@ export class NetworkService extends pulumi.ComponentResource {
     for (const vnf of args.plan.vnfs) {
       const after = { parent: this, dependsOn: vnf.dependsOn.map((d) => this.vnfs[d]) };
       const before = { ...this.vnfs };
-      this.vnfs[vnf.id] = vnf.component === "vm-vnf"
-        ? new VmVnf(`${name}-${vnf.id}`, withLinks(argsOf(args.vmVnfs![vnf.id], before), vnf, networkIds), after)
-        : new ContainerizedVnf(`${name}-${vnf.id}`, argsOf(args.cnfs![vnf.id], before), after);
+      this.vnfs[vnf.id] =
+        vnf.component === "vm-vnf"
+          ? new VmVnf(`${name}-${vnf.id}`, withLinks(argsOf(args.vmVnfs![vnf.id], before), vnf, networkIds), after)
+          : new ContainerizedVnf(`${name}-${vnf.id}`, argsOf(args.cnfs![vnf.id], before), after);
     }
     this.linkNetworkIds = pulumi.output(networkIds);
     this.registerOutputs({ linkNetworkIds: this.linkNetworkIds });
@@ -85,7 +94,11 @@ export class NetworkService extends pulumi.ComponentResource {
 
 /** The NS's links of a VM VNF as `extVirtualLinks` entries `ns-<link>`, one port per CP, on the link's network. */
 function withLinks(args: VmVnfArgs, vnf: PlannedConstituent, networkIds: Record<string, pulumi.Input<string>>): VmVnfArgs {
-  const links: ExtVirtualLink[] = vnf.extLinks.map((l) => ({ id: `ns-${l.virtualLinkId}`, resourceId: `(NS virtual link ${l.virtualLinkId})`, extCps: [{ cpdId: l.cpId, cpConfig: [{}] }] }));
+  const links: ExtVirtualLink[] = vnf.extLinks.map((l) => ({
+    id: `ns-${l.virtualLinkId}`,
+    resourceId: `(NS virtual link ${l.virtualLinkId})`,
+    extCps: [{ cpdId: l.cpId, cpConfig: [{}] }],
+  }));
   const ids = Object.fromEntries(vnf.extLinks.map((l) => [`ns-${l.virtualLinkId}`, networkIds[l.virtualLinkId]]));
   return {
     ...args,
@@ -100,18 +113,27 @@ function checkArgs(name: string, args: NetworkServiceArgs): void {
   const error = (code: string, message: string) => problems.push({ severity: "error", code, message });
   const kinds: Record<string, Record<string, unknown> | undefined> = { "vm-vnf": args.vmVnfs, "container-vnf": args.cnfs };
   for (const vnf of args.plan.vnfs) {
-    if (!(vnf.component in kinds)) error("NS_COMPONENT_UNSUPPORTED", `\`${vnf.id}\` is deployed by ${vnf.component}, which a NetworkService does not deploy yet (VM VNFs and CNFs only)`);
-    else if (kinds[vnf.component]?.[vnf.id] === undefined) error("NS_ARGS_MISSING", `no ${vnf.component === "vm-vnf" ? "vmVnfs" : "cnfs"} entry for \`${vnf.id}\` (a ${vnf.component})`);
+    if (!(vnf.component in kinds))
+      error("NS_COMPONENT_UNSUPPORTED", `\`${vnf.id}\` is deployed by ${vnf.component}, which a NetworkService does not deploy yet (VM VNFs and CNFs only)`);
+    else if (kinds[vnf.component]?.[vnf.id] === undefined)
+      error("NS_ARGS_MISSING", `no ${vnf.component === "vm-vnf" ? "vmVnfs" : "cnfs"} entry for \`${vnf.id}\` (a ${vnf.component})`);
   }
-  for (const [field, given] of [["vmVnfs", args.vmVnfs], ["cnfs", args.cnfs]] as const) {
+  for (const [field, given] of [
+    ["vmVnfs", args.vmVnfs],
+    ["cnfs", args.cnfs],
+  ] as const) {
     for (const id of Object.keys(given ?? {})) {
       const planned = args.plan.vnfs.find((v) => v.id === id);
-      if (!planned || (field === "vmVnfs") !== (planned.component === "vm-vnf")) error("NS_ARGS_UNKNOWN", `${field}.${id}: the plan has no ${field === "vmVnfs" ? "VM VNF" : "CNF"} \`${id}\``);
+      if (!planned || (field === "vmVnfs") !== (planned.component === "vm-vnf"))
+        error("NS_ARGS_UNKNOWN", `${field}.${id}: the plan has no ${field === "vmVnfs" ? "VM VNF" : "CNF"} \`${id}\``);
     }
   }
   for (const vl of args.plan.virtualLinks) {
     if (args.linkNetworkIds?.[vl.id] === undefined && vl.cidr === undefined) {
-      error("NS_LINK_NO_SUBNET", `NS virtual link \`${vl.id}\` has no L3 protocol data (vl_profile.virtual_link_protocol_data[].l3_protocol_data.cidr) to make its subnet from, and no linkNetworkIds entry`);
+      error(
+        "NS_LINK_NO_SUBNET",
+        `NS virtual link \`${vl.id}\` has no L3 protocol data (vl_profile.virtual_link_protocol_data[].l3_protocol_data.cidr) to make its subnet from, and no linkNetworkIds entry`,
+      );
     }
   }
   if (problems.length > 0) throw new DiagnosticError(`NetworkService '${name}'`, problems);

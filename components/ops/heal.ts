@@ -55,9 +55,13 @@ export function hookUrn(serverUrn: string, operation: string): string {
 export function planHeal(req: HealRequest): HealPlan {
   const known = Object.keys(req.vnfcs).sort();
   const asked = [...new Set(req.vnfcIds ?? [])];
-  const problems: Diagnostic[] = asked.filter((id) => !req.vnfcs[id]).map((id) => ({
-    severity: "error" as const, code: "HEAL_UNKNOWN_VNFC", message: `VNFC \`${id}\` does not exist (VNFCs: ${known.join(", ") || "none"})`,
-  }));
+  const problems: Diagnostic[] = asked
+    .filter((id) => !req.vnfcs[id])
+    .map((id) => ({
+      severity: "error" as const,
+      code: "HEAL_UNKNOWN_VNFC",
+      message: `VNFC \`${id}\` does not exist (VNFCs: ${known.join(", ") || "none"})`,
+    }));
   if (known.length === 0) problems.push({ severity: "error", code: "HEAL_NO_VNFC", message: "the VNF has no VNFC to heal" });
   if (problems.length > 0) throw new DiagnosticError("cannot plan heal", problems);
   const whole = asked.length === 0;
@@ -73,7 +77,12 @@ export function planHeal(req: HealRequest): HealPlan {
     kind: whole ? "whole" : "vnfc",
     vnfcIds: ids,
     replace: ids.map((id) => req.vnfcs[id].serverUrn),
-    keep: ids.flatMap((id) => [...Object.values(req.vnfcs[id].ports).map((p) => p.portUrn).filter((u) => u !== ""), ...req.vnfcs[id].volumeUrns]),
+    keep: ids.flatMap((id) => [
+      ...Object.values(req.vnfcs[id].ports)
+        .map((p) => p.portUrn)
+        .filter((u) => u !== ""),
+      ...req.vnfcs[id].volumeUrns,
+    ]),
     hooks,
     healGenerations,
     hookUrns: hooks.map((h) => hookUrn(req.vnfcs[h.vnfcId].serverUrn, h.operation)),

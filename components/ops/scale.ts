@@ -36,12 +36,25 @@ const problem = (code: string, message: string): Diagnostic => ({ severity: "err
 export function planScale(req: ScaleRequest): ScalePlan {
   const { flavour } = req;
   const aspect = flavour.aspects.find((a) => a.id === req.aspectId);
-  if (!aspect) throw new DiagnosticError("cannot plan scale", [problem("SCALE_UNKNOWN_ASPECT", `aspect \`${req.aspectId}\` does not exist in flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`)]);
-  if (!Number.isInteger(req.steps) || req.steps < 1) throw new DiagnosticError("cannot plan scale", [problem("SCALE_STEPS", `steps must be a whole number ≥ 1, got ${req.steps}`)]);
+  if (!aspect)
+    throw new DiagnosticError("cannot plan scale", [
+      problem(
+        "SCALE_UNKNOWN_ASPECT",
+        `aspect \`${req.aspectId}\` does not exist in flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+      ),
+    ]);
+  if (!Number.isInteger(req.steps) || req.steps < 1)
+    throw new DiagnosticError("cannot plan scale", [problem("SCALE_STEPS", `steps must be a whole number ≥ 1, got ${req.steps}`)]);
   const from = req.currentLevels[aspect.id] ?? 0;
   const to = req.type === "out" ? from + req.steps : from - req.steps;
   const problems: Diagnostic[] = [];
-  if (to > aspect.maxScaleLevel) problems.push(problem("SCALE_BEYOND_MAX", `scale out by ${req.steps} from level ${from} of \`${aspect.id}\` reaches ${to}, beyond max_scale_level ${aspect.maxScaleLevel}`));
+  if (to > aspect.maxScaleLevel)
+    problems.push(
+      problem(
+        "SCALE_BEYOND_MAX",
+        `scale out by ${req.steps} from level ${from} of \`${aspect.id}\` reaches ${to}, beyond max_scale_level ${aspect.maxScaleLevel}`,
+      ),
+    );
   if (to < 0) problems.push(problem("SCALE_BELOW_ZERO", `scale in by ${req.steps} from level ${from} of \`${aspect.id}\` reaches ${to}, below 0`));
   const instances: Record<string, { from: number; to: number }> = {};
   const added: string[] = [];
@@ -52,7 +65,10 @@ export function planScale(req: ScaleRequest): ScalePlan {
       if (!s) continue;
       if (s.missingDelta) {
         // What Tacker does at this point: the VNFD was onboarded, the scale fails.
-        problems.push({ ...s.missingDelta.where, ...problem("SCALE_NO_DELTA", `VDU \`${vdu.id}\` has no number_of_instances for step delta \`${s.missingDelta.deltaId}\` of \`${aspect.id}\``) });
+        problems.push({
+          ...s.missingDelta.where,
+          ...problem("SCALE_NO_DELTA", `VDU \`${vdu.id}\` has no number_of_instances for step delta \`${s.missingDelta.deltaId}\` of \`${aspect.id}\``),
+        });
         continue;
       }
       const a = s.instancesByScaleLevel[from];
@@ -64,7 +80,13 @@ export function planScale(req: ScaleRequest): ScalePlan {
       if (b > vdu.maxInstances || b < vdu.minInstances) {
         // Located at the VNFD's deltas (kept by the translator) when it knows them, as Tacker names the VDU and level.
         const where = vdu.profileViolations?.find((v) => v.aspectId === aspect.id && v.scaleLevel === to)?.where;
-        problems.push({ ...where, ...problem("SCALE_OUT_OF_PROFILE", `VDU \`${vdu.id}\` would have ${b} instances at scale level ${to} of \`${aspect.id}\`, outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`) });
+        problems.push({
+          ...where,
+          ...problem(
+            "SCALE_OUT_OF_PROFILE",
+            `VDU \`${vdu.id}\` would have ${b} instances at scale level ${to} of \`${aspect.id}\`, outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`,
+          ),
+        });
       }
       instances[vdu.id] = { from: a, to: b };
       for (let i = a; i < b; i++) added.push(`${vdu.id}-${i}`);
@@ -73,7 +95,16 @@ export function planScale(req: ScaleRequest): ScalePlan {
   }
   if (problems.length > 0) throw new DiagnosticError("cannot plan scale", problems);
   return {
-    aspectId: aspect.id, from, to, scaleLevels: { ...req.currentLevels, [aspect.id]: to }, instances, added, removed,
-    hooks: [...removed.map((vnfcId) => ({ vnfcId, operation: "scale_start" as const })), ...added.map((vnfcId) => ({ vnfcId, operation: "scale_end" as const }))],
+    aspectId: aspect.id,
+    from,
+    to,
+    scaleLevels: { ...req.currentLevels, [aspect.id]: to },
+    instances,
+    added,
+    removed,
+    hooks: [
+      ...removed.map((vnfcId) => ({ vnfcId, operation: "scale_start" as const })),
+      ...added.map((vnfcId) => ({ vnfcId, operation: "scale_end" as const })),
+    ],
   };
 }

@@ -37,7 +37,10 @@ const PATH = `additionalParams.${PARAM_KEY}`;
  * Reads the parameters. `cpIds` (the flavour's CPs) is given for a VNF, where `ssh_cp_name` is
  * required and must name one; `packageSource` (or `packageDir`) is the package `image_path` must be a regular file of.
  */
-export function readRegistryInstallation(raw: unknown, opts: PackageGiven & { cpIds?: string[]; sshUsername?: string }): { value?: RegistryInstallation; bag: DiagnosticBag } {
+export function readRegistryInstallation(
+  raw: unknown,
+  opts: PackageGiven & { cpIds?: string[]; sshUsername?: string },
+): { value?: RegistryInstallation; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();
   if (raw === undefined || raw === null) {
     if (opts.cpIds) {
@@ -64,8 +67,12 @@ export function readRegistryInstallation(raw: unknown, opts: PackageGiven & { cp
   };
   const sshCpName = str("ssh_cp_name");
   if (opts.cpIds) {
-    if (!sshCpName) bag.error("REGISTRY_SSH_CP_NAME", "`ssh_cp_name` is required: the CP whose address the install runs over SSH", { path: `${PATH}.ssh_cp_name` });
-    else if (!opts.cpIds.includes(sshCpName)) bag.error("REGISTRY_SSH_CP_NAME", `ssh_cp_name \`${sshCpName}\` is not a CP of the flavour (CPs: ${opts.cpIds.join(", ")})`, { path: `${PATH}.ssh_cp_name` });
+    if (!sshCpName)
+      bag.error("REGISTRY_SSH_CP_NAME", "`ssh_cp_name` is required: the CP whose address the install runs over SSH", { path: `${PATH}.ssh_cp_name` });
+    else if (!opts.cpIds.includes(sshCpName))
+      bag.error("REGISTRY_SSH_CP_NAME", `ssh_cp_name \`${sshCpName}\` is not a CP of the flavour (CPs: ${opts.cpIds.join(", ")})`, {
+        path: `${PATH}.ssh_cp_name`,
+      });
   }
   const sshUsername = str("ssh_username") ?? opts.sshUsername;
   if (!sshUsername) bag.error("REGISTRY_SSH_USERNAME", "`ssh_username` is required", { path: `${PATH}.ssh_username` });
@@ -81,7 +88,8 @@ export function readRegistryInstallation(raw: unknown, opts: PackageGiven & { cp
   const rawPort = p.port_no;
   if (rawPort !== undefined && rawPort !== null) {
     const n = typeof rawPort === "number" ? rawPort : typeof rawPort === "string" && /^\d+$/.test(rawPort.trim()) ? Number(rawPort.trim()) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 65535) bag.error("REGISTRY_PORT_NO", `port_no ${JSON.stringify(rawPort)} is not a TCP port (1-65535)`, { path: `${PATH}.port_no` });
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      bag.error("REGISTRY_PORT_NO", `port_no ${JSON.stringify(rawPort)} is not a TCP port (1-65535)`, { path: `${PATH}.port_no` });
     else portNo = n;
   }
   const proxy: RegistryProxy = {};
@@ -97,7 +105,10 @@ export function readRegistryInstallation(raw: unknown, opts: PackageGiven & { cp
         return undefined;
       };
       // The reasons name the field, never the value: a proxy URL may hold a password.
-      for (const [k, key] of [["http_proxy", "httpProxy"], ["https_proxy", "httpsProxy"]] as const) {
+      for (const [k, key] of [
+        ["http_proxy", "httpProxy"],
+        ["https_proxy", "httpsProxy"],
+      ] as const) {
         const v = field(k);
         if (v === undefined) continue;
         const r = parseProxyUrl(v);

@@ -132,22 +132,26 @@ export class PrivateRegistry extends pulumi.ComponentResource {
     const mode = args.mode ?? "container";
     const tls = args.tls ? pulumi.all([args.tls.certificate, args.tls.privateKey]) : pulumi.output<[string, string] | undefined>(undefined);
     const auth = args.auth ? pulumi.all([args.auth.username, args.auth.password]) : pulumi.output<[string, string] | undefined>(undefined);
-    const storageGib = args.vnf ? args.vnf.storageGib ?? 20 : 0;
+    const storageGib = args.vnf ? (args.vnf.storageGib ?? 20) : 0;
     const b64 = (s: string) => Buffer.from(s).toString("base64");
-    const stdin = pulumi.secret(pulumi.all([tls, auth]).apply(([t, a]) => registryStdin({
-      MODE: mode,
-      PORT: String(installation.portNo),
-      REGISTRY_IMAGE: mode === "container" ? args.registryImage ?? "registry:2.8.3" : undefined,
-      IMAGE_TARBALL: installation.imageFile && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
-      DOCKER_PACKAGE_VERSION: args.dockerPackageVersion,
-      REGISTRY_PACKAGE_VERSION: args.registryPackageVersion,
-      ...proxyFileFields({ ...installation.proxy, noProxy: installation.proxy.noProxy?.join(",") }),
-      TLS_CERT_B64: t ? b64(t[0]) : undefined,
-      TLS_KEY_B64: t ? b64(t[1]) : undefined,
-      AUTH_USER: a?.[0],
-      AUTH_PASSWORD: a?.[1],
-      STORAGE_VOLUME_ID: storageGib > 0 ? `\${volume:${STORAGE_ID}}` : undefined,
-    })));
+    const stdin = pulumi.secret(
+      pulumi.all([tls, auth]).apply(([t, a]) =>
+        registryStdin({
+          MODE: mode,
+          PORT: String(installation.portNo),
+          REGISTRY_IMAGE: mode === "container" ? (args.registryImage ?? "registry:2.8.3") : undefined,
+          IMAGE_TARBALL: installation.imageFile && mode === "container" ? REMOTE_IMAGE_TARBALL : undefined,
+          DOCKER_PACKAGE_VERSION: args.dockerPackageVersion,
+          REGISTRY_PACKAGE_VERSION: args.registryPackageVersion,
+          ...proxyFileFields({ ...installation.proxy, noProxy: installation.proxy.noProxy?.join(",") }),
+          TLS_CERT_B64: t ? b64(t[0]) : undefined,
+          TLS_KEY_B64: t ? b64(t[1]) : undefined,
+          AUTH_USER: a?.[0],
+          AUTH_PASSWORD: a?.[1],
+          STORAGE_VOLUME_ID: storageGib > 0 ? `\${volume:${STORAGE_ID}}` : undefined,
+        }),
+      ),
+    );
     const files: HookFile[] = installation.imageFile && mode === "container" ? [{ source: installation.imageFile, remotePath: REMOTE_IMAGE_TARBALL }] : [];
 
     let host: pulumi.Output<string>;
@@ -156,38 +160,63 @@ export class PrivateRegistry extends pulumi.ComponentResource {
       const flavour = v.flavours.find((f) => f.id === v.request.flavourId);
       // The registry script implements the operations the VNFD gives to Tacker's registry driver.
       const ops = (flavour?.lcmHooks ?? []).filter((h) => DRIVER_FILES.includes(path.posix.basename(h.file))).map((h) => h.operation);
-      const hooks: HookScript[] = ops.filter((op) => op === "instantiate_end" || op === "heal_end").map((operation) => ({ operation: operation as HookScript["operation"], script: INSTALL_SCRIPT, stdin }));
+      const hooks: HookScript[] = ops
+        .filter((op) => op === "instantiate_end" || op === "heal_end")
+        .map((operation) => ({ operation: operation as HookScript["operation"], script: INSTALL_SCRIPT, stdin }));
       const vduIds = flavour?.vdus.map((d) => d.id) ?? [];
-      this.vnf = new VmVnf(`${name}-vnf`, {
-        flavours: v.flavours, request: v.request, provider: v.provider, images: v.images, packageSource: v.packageSource, packageDir: v.packageDir,
-        healGenerations: v.healGenerations, keyPair: v.keyPair, sshPublicKey: v.sshPublicKey, securityGroupIds: v.securityGroupIds, flavorNames: v.flavorNames, userData: v.userData,
-        extraStorages: storageGib > 0 ? [{ id: STORAGE_ID, sizeGib: storageGib, vduIds }] : [],
-        hooks, files,
-        ssh: {
-          cpId: installation.sshCpName!, user: installation.sshUsername,
-          ...(v.sshPrivateKey !== undefined ? { privateKey: v.sshPrivateKey } : {}),
-          ...(installation.sshPassword !== undefined ? { password: installation.sshPassword } : {}),
-          ...(v.sshHostKey !== undefined ? { hostKey: v.sshHostKey } : {}),
+      this.vnf = new VmVnf(
+        `${name}-vnf`,
+        {
+          flavours: v.flavours,
+          request: v.request,
+          provider: v.provider,
+          images: v.images,
+          packageSource: v.packageSource,
+          packageDir: v.packageDir,
+          healGenerations: v.healGenerations,
+          keyPair: v.keyPair,
+          sshPublicKey: v.sshPublicKey,
+          securityGroupIds: v.securityGroupIds,
+          flavorNames: v.flavorNames,
+          userData: v.userData,
+          extraStorages: storageGib > 0 ? [{ id: STORAGE_ID, sizeGib: storageGib, vduIds }] : [],
+          hooks,
+          files,
+          ssh: {
+            cpId: installation.sshCpName!,
+            user: installation.sshUsername,
+            ...(v.sshPrivateKey !== undefined ? { privateKey: v.sshPrivateKey } : {}),
+            ...(installation.sshPassword !== undefined ? { password: installation.sshPassword } : {}),
+            ...(v.sshHostKey !== undefined ? { hostKey: v.sshHostKey } : {}),
+          },
         },
-      }, { parent: this });
+        { parent: this },
+      );
       const cp = installation.sshCpName!;
       host = this.vnf.vnfcs.apply((m) => Object.values(m).sort((a, b) => a.index - b.index)[0]?.ports[cp]?.ips[0] ?? "");
     } else {
       const h = args.host!;
       host = pulumi.output(h.host);
-      const wired = wireHooks(this, name, [{ id: HOST_VNFC, vduId: HOST_VNFC, scaledOut: false, host: h.host, serverId: h.host, dependsOn: [], healGeneration: h.healGeneration ?? 0 }],
+      const wired = wireHooks(
+        this,
+        name,
+        [{ id: HOST_VNFC, vduId: HOST_VNFC, scaledOut: false, host: h.host, serverId: h.host, dependsOn: [], healGeneration: h.healGeneration ?? 0 }],
         [
           { operation: "instantiate_end", script: INSTALL_SCRIPT, stdin },
           { operation: "heal_end", script: INSTALL_SCRIPT, stdin },
           // The host outlives the stack: destroy stops the registry that up started there.
           { operation: "terminate_end", script: INSTALL_SCRIPT, args: ["remove"], stdin },
-        ], files,
+        ],
+        files,
         {
-          cpId: "", user: h.user, ...(h.port !== undefined ? { port: h.port } : {}),
+          cpId: "",
+          user: h.user,
+          ...(h.port !== undefined ? { port: h.port } : {}),
           ...(h.privateKey !== undefined ? { privateKey: h.privateKey } : {}),
           ...(h.password !== undefined || installation.sshPassword !== undefined ? { password: h.password ?? installation.sshPassword } : {}),
           ...(h.hostKey !== undefined ? { hostKey: h.hostKey } : {}),
-        });
+        },
+      );
       this.hostCommands = wired.commands;
     }
     this.endpoint = pulumi.interpolate`${host}:${installation.portNo}`;
@@ -207,16 +236,24 @@ export class PrivateRegistry extends pulumi.ComponentResource {
 
 function checkArgs(args: PrivateRegistryArgs): RegistryInstallation {
   if ((args.vnf === undefined) === (args.host === undefined)) {
-    throw new DiagnosticError("invalid PrivateRegistry arguments", [{ severity: "error", code: "REGISTRY_TARGET", message: "give exactly one of `vnf` (the registry package on OpenStack) and `host` (an existing host)" }]);
+    throw new DiagnosticError("invalid PrivateRegistry arguments", [
+      { severity: "error", code: "REGISTRY_TARGET", message: "give exactly one of `vnf` (the registry package on OpenStack) and `host` (an existing host)" },
+    ]);
   }
   const raw = args.installationParam ?? (args.vnf?.request.additionalParams?.[PARAM_KEY] as unknown);
   const flavour = args.vnf?.flavours.find((f) => f.id === args.vnf!.request.flavourId);
   if (args.vnf && !flavour) {
-    throw new DiagnosticError("invalid private registry parameters", [{ severity: "error", code: "VNF_UNKNOWN_FLAVOUR", path: "flavourId",
-      message: `flavourId \`${args.vnf.request.flavourId}\` is not a flavour of the VNFD (flavours: ${args.vnf.flavours.map((f) => f.id).join(", ") || "none"})` }]);
+    throw new DiagnosticError("invalid private registry parameters", [
+      {
+        severity: "error",
+        code: "VNF_UNKNOWN_FLAVOUR",
+        path: "flavourId",
+        message: `flavourId \`${args.vnf.request.flavourId}\` is not a flavour of the VNFD (flavours: ${args.vnf.flavours.map((f) => f.id).join(", ") || "none"})`,
+      },
+    ]);
   }
   const { value, bag } = readRegistryInstallation(raw, {
-    cpIds: args.vnf ? flavour?.cps.map((c) => c.id) ?? [] : undefined,
+    cpIds: args.vnf ? (flavour?.cps.map((c) => c.id) ?? []) : undefined,
     packageSource: args.vnf?.packageSource ?? args.host?.packageSource,
     packageDir: args.vnf?.packageDir ?? args.host?.packageDir,
     sshUsername: typeof args.host?.user === "string" ? args.host.user : undefined,
@@ -227,7 +264,8 @@ function checkArgs(args: PrivateRegistryArgs): RegistryInstallation {
   if (args.host && args.host.privateKey === undefined && args.host.password === undefined && value?.sshPassword === undefined) {
     bag.error("REGISTRY_SSH_AUTH", "`host.privateKey` or a password is required", { path: "host" });
   }
-  if (args.mode !== undefined && args.mode !== "container" && args.mode !== "native") bag.error("REGISTRY_MODE", `mode must be container or native, got ${String(args.mode)}`, { path: "mode" });
+  if (args.mode !== undefined && args.mode !== "container" && args.mode !== "native")
+    bag.error("REGISTRY_MODE", `mode must be container or native, got ${String(args.mode)}`, { path: "mode" });
   if (args.registryImage !== undefined && (!args.registryImage.includes(":") || args.registryImage.endsWith(":latest"))) {
     bag.error("REGISTRY_IMAGE", `registryImage ${args.registryImage} must be pinned (name:tag, not latest)`, { path: "registryImage" });
   }

@@ -14,31 +14,44 @@ export interface VimFromSpecOptions {
 }
 
 /** `OpenStackVim` or `KubernetesVim` by the spec's type; password, token, CA and client key as secrets. */
-export function vimFromSpec(name: string, spec: VimSpec, options: VimFromSpecOptions = {}, opts?: pulumi.ComponentResourceOptions): OpenStackVim | KubernetesVim {
+export function vimFromSpec(
+  name: string,
+  spec: VimSpec,
+  options: VimFromSpecOptions = {},
+  opts?: pulumi.ComponentResourceOptions,
+): OpenStackVim | KubernetesVim {
   const secret = (v: string | undefined) => (v === undefined ? undefined : pulumi.secret(v));
   if (spec.type === "openstack") {
-    return new OpenStackVim(name, {
-      authUrl: spec.authUrl,
-      username: spec.username,
-      password: pulumi.secret(spec.password),
-      projectName: spec.projectName,
-      projectDomainName: spec.projectDomainName,
-      userDomainName: spec.userDomainName,
-      certVerify: spec.certVerify,
-      region: spec.region,
-      caCert: secret(spec.caCert),
-    }, opts);
+    return new OpenStackVim(
+      name,
+      {
+        authUrl: spec.authUrl,
+        username: spec.username,
+        password: pulumi.secret(spec.password),
+        projectName: spec.projectName,
+        projectDomainName: spec.projectDomainName,
+        userDomainName: spec.userDomainName,
+        certVerify: spec.certVerify,
+        region: spec.region,
+        caCert: secret(spec.caCert),
+      },
+      opts,
+    );
   }
-  return new KubernetesVim(name, {
-    authUrl: spec.authUrl,
-    bearerToken: secret(spec.bearerToken),
-    username: spec.username,
-    password: secret(spec.password),
-    sslCaCert: spec.sslCaCert === null ? null : pulumi.secret(spec.sslCaCert),
-    clientCertificate: secret(spec.clientCertificate),
-    clientKey: secret(spec.clientKey),
-    projectName: spec.projectName,
-    extra: spec.extra,
-    renderYamlToDirectory: options.renderYamlToDirectory,
-  }, opts);
+  return new KubernetesVim(
+    name,
+    {
+      authUrl: spec.authUrl,
+      bearerToken: secret(spec.bearerToken),
+      username: spec.username,
+      password: secret(spec.password),
+      sslCaCert: spec.sslCaCert === null ? null : pulumi.secret(spec.sslCaCert),
+      clientCertificate: secret(spec.clientCertificate),
+      clientKey: secret(spec.clientKey),
+      projectName: spec.projectName,
+      extra: spec.extra,
+      renderYamlToDirectory: options.renderYamlToDirectory,
+    },
+    opts,
+  );
 }

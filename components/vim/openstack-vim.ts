@@ -48,7 +48,8 @@ export class OpenStackVim extends pulumi.ComponentResource implements ServerPlac
     const certVerify = pulumi.all([args.certVerify ?? true, args.authUrl]).apply(([verify, url]) => {
       // Plain HTTP has no TLS to verify: say what is true of it instead (nothing on loopback).
       const u = new URL(url);
-      if (u.protocol === "http:" && !isLoopback(u.hostname)) pulumi.log.warn(`VIM '${name}': Keystone at ${u.origin} is plain HTTP: the password crosses the network unencrypted`, this);
+      if (u.protocol === "http:" && !isLoopback(u.hostname))
+        pulumi.log.warn(`VIM '${name}': Keystone at ${u.origin} is plain HTTP: the password crosses the network unencrypted`, this);
       else if (u.protocol !== "http:" && !verify) pulumi.log.warn(`VIM '${name}': cert_verify is False, so TLS to Keystone is NOT verified`, this);
       return verify;
     });
@@ -99,11 +100,21 @@ export class OpenStackVim extends pulumi.ComponentResource implements ServerPlac
       );
 
     const login = pulumi.all([this.endpoint, args.username, args.password, args.projectName, projectDomainName, userDomainName]);
-    this.credentials = pulumi.secret(pulumi.all([login, args.region, caCert, certVerify]).apply(
-      ([[authUrl, username, password, projectName, pdn, udn], region, ca, verify]): KeystoneCredentials => ({
-        authUrl, username, password, projectName, projectDomainName: pdn, userDomainName: udn, certVerify: verify,
-        ...(region ? { region } : {}), ...(ca ? { caCert: ca } : {}),
-      })));
+    this.credentials = pulumi.secret(
+      pulumi
+        .all([login, args.region, caCert, certVerify])
+        .apply(([[authUrl, username, password, projectName, pdn, udn], region, ca, verify]): KeystoneCredentials => ({
+          authUrl,
+          username,
+          password,
+          projectName,
+          projectDomainName: pdn,
+          userDomainName: udn,
+          certVerify: verify,
+          ...(region ? { region } : {}),
+          ...(ca ? { caCert: ca } : {}),
+        })),
+    );
 
     this.registerOutputs({ provider: this.provider, endpoint: this.endpoint, vimRecord: this.vimRecord });
   }

@@ -29,15 +29,17 @@ export async function fetchServerPlacement(creds: KeystoneCredentials, serverId:
   const compute = session.endpoint("compute");
   if (!compute) throw new Error(`Keystone ${creds.authUrl}: no public compute endpoint${creds.region ? ` in region ${creds.region}` : ""} in the catalog`);
   const token = session.token;
-  const r = await request(`${compute}/servers/${encodeURIComponent(serverId)}`, creds, { method: "GET", headers: { "x-auth-token": token, accept: "application/json" } });
+  const r = await request(`${compute}/servers/${encodeURIComponent(serverId)}`, creds, {
+    method: "GET",
+    headers: { "x-auth-token": token, accept: "application/json" },
+  });
   if (r.status !== 200) throw new Error(`Nova ${compute}: server ${serverId}: HTTP ${r.status}${apiMessage(r.body)}`);
   const server = (JSON.parse(r.body) as { server: Record<string, unknown> }).server;
   const host = server["OS-EXT-SRV-ATTR:host"];
   const hostId = server.hostId;
   const zone = server["OS-EXT-AZ:availability_zone"];
-  const placement: ServerPlacement = typeof host === "string" && host
-    ? { host, hostIsHash: false }
-    : { host: typeof hostId === "string" ? hostId : "", hostIsHash: true };
+  const placement: ServerPlacement =
+    typeof host === "string" && host ? { host, hostIsHash: false } : { host: typeof hostId === "string" ? hostId : "", hostIsHash: true };
   if (!placement.host) throw new Error(`Nova ${compute}: server ${serverId} has no host yet (status ${String(server.status)})`);
   if (typeof zone === "string" && zone) placement.zone = zone;
   return placement;

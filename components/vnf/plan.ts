@@ -11,11 +11,16 @@ import type { ComputeVdu, Flavour } from "../../translators/tosca/model";
 
 /** Vnflcm operations a hook may be attached to (SOL001 `tosca.interfaces.nfv.Vnflcm`). */
 export const LCM_OPERATIONS = [
-  "instantiate_start", "instantiate_end",
-  "scale_start", "scale_end",
-  "heal_start", "heal_end",
-  "terminate_start", "terminate_end",
-  "change_external_connectivity_start", "change_external_connectivity_end",
+  "instantiate_start",
+  "instantiate_end",
+  "scale_start",
+  "scale_end",
+  "heal_start",
+  "heal_end",
+  "terminate_start",
+  "terminate_end",
+  "change_external_connectivity_start",
+  "change_external_connectivity_end",
 ] as const;
 export type LcmOperation = (typeof LCM_OPERATIONS)[number];
 
@@ -131,13 +136,23 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
   const all = Array.isArray(flavours) ? flavours : [flavours];
   const flavour = all.find((f) => f.id === request.flavourId);
   if (!flavour) {
-    err(bag, "VNF_UNKNOWN_FLAVOUR", `flavourId \`${request.flavourId}\` is not a flavour of the VNFD (flavours: ${all.map((f) => f.id).join(", ") || "none"})`, "flavourId");
+    err(
+      bag,
+      "VNF_UNKNOWN_FLAVOUR",
+      `flavourId \`${request.flavourId}\` is not a flavour of the VNFD (flavours: ${all.map((f) => f.id).join(", ") || "none"})`,
+      "flavourId",
+    );
     throw new DiagnosticError("invalid VM VNF request", bag.errors());
   }
   const levelId = request.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
   const level = levelId === undefined ? undefined : flavour.instantiationLevels.find((l) => l.id === levelId);
   if (levelId !== undefined && !level) {
-    err(bag, "VNF_UNKNOWN_LEVEL", `instantiationLevelId \`${levelId}\` is not a level of flavour \`${flavour.id}\` (levels: ${flavour.instantiationLevels.map((l) => l.id).join(", ") || "none"})`, "instantiationLevelId");
+    err(
+      bag,
+      "VNF_UNKNOWN_LEVEL",
+      `instantiationLevelId \`${levelId}\` is not a level of flavour \`${flavour.id}\` (levels: ${flavour.instantiationLevels.map((l) => l.id).join(", ") || "none"})`,
+      "instantiationLevelId",
+    );
     throw new DiagnosticError("invalid VM VNF request", bag.errors());
   }
 
@@ -156,7 +171,13 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
   for (const link of request.extVirtualLinks ?? []) {
     for (const ext of link.extCps) {
       const cp = flavour.cps.find((c) => c.id === ext.cpdId);
-      if (!cp) err(bag, "VNF_UNKNOWN_CP", `extVirtualLinks[${link.id}]: cpdId \`${ext.cpdId}\` is not a CP of flavour \`${flavour.id}\` (CPs: ${flavour.cps.map((c) => c.id).join(", ")})`, `extVirtualLinks.${link.id}.extCps`);
+      if (!cp)
+        err(
+          bag,
+          "VNF_UNKNOWN_CP",
+          `extVirtualLinks[${link.id}]: cpdId \`${ext.cpdId}\` is not a CP of flavour \`${flavour.id}\` (CPs: ${flavour.cps.map((c) => c.id).join(", ")})`,
+          `extVirtualLinks.${link.id}.extCps`,
+        );
       else extByCp.set(ext.cpdId, { linkId: link.id, configs: ext.cpConfig });
     }
   }
@@ -169,22 +190,34 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
     }
   }
 
-  const storages = [...flavour.storages.map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: s.swImage?.name })), ...(options.extraStorages ?? []).map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: undefined }))];
+  const storages = [
+    ...flavour.storages.map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: s.swImage?.name })),
+    ...(options.extraStorages ?? []).map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: undefined })),
+  ];
   const serverGroups: PlannedServerGroup[] = [];
   const groupOfVdu = new Map<string, string>();
   for (const rule of flavour.affinityRules) {
-    if (rule.scope !== "nfvi_node") err(bag, "VNF_AFFINITY_SCOPE", `affinity rule \`${rule.id}\`: scope \`${rule.scope}\` is not supported by Nova server groups (only nfvi_node)`);
+    if (rule.scope !== "nfvi_node")
+      err(bag, "VNF_AFFINITY_SCOPE", `affinity rule \`${rule.id}\`: scope \`${rule.scope}\` is not supported by Nova server groups (only nfvi_node)`);
     serverGroups.push({ ruleId: rule.id, policy: rule.kind });
     for (const v of rule.vduIds) {
-      if (groupOfVdu.has(v)) err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${rule.id}\`): a Nova server joins one group`);
+      if (groupOfVdu.has(v))
+        err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${rule.id}\`): a Nova server joins one group`);
       groupOfVdu.set(v, rule.id);
     }
   }
   for (const [vduId, policy] of Object.entries(options.serverGroupPolicies ?? {})) {
     const ruleId = `${vduId}_server_group`;
-    if (!flavour.vdus.some((d) => d.id === vduId)) err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavour.id}\``);
-    else if (!SERVER_GROUP_POLICIES.includes(policy)) err(bag, "VNF_SERVER_GROUP_POLICY", `server group policy \`${policy}\` for \`${vduId}\` is not one of ${SERVER_GROUP_POLICIES.join(", ")}`);
-    else if (groupOfVdu.has(vduId)) err(bag, "VNF_AFFINITY_TWICE", `VDU \`${vduId}\` is in the VNFD's affinity rule \`${groupOfVdu.get(vduId)}\` and has a server group policy too: a Nova server joins one group`);
+    if (!flavour.vdus.some((d) => d.id === vduId))
+      err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavour.id}\``);
+    else if (!SERVER_GROUP_POLICIES.includes(policy))
+      err(bag, "VNF_SERVER_GROUP_POLICY", `server group policy \`${policy}\` for \`${vduId}\` is not one of ${SERVER_GROUP_POLICIES.join(", ")}`);
+    else if (groupOfVdu.has(vduId))
+      err(
+        bag,
+        "VNF_AFFINITY_TWICE",
+        `VDU \`${vduId}\` is in the VNFD's affinity rule \`${groupOfVdu.get(vduId)}\` and has a server group policy too: a Nova server joins one group`,
+      );
     else {
       serverGroups.push({ ruleId, policy });
       groupOfVdu.set(vduId, ruleId);
@@ -199,8 +232,11 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
       const ports: PlannedPort[] = cps.map((cp, i) => {
         const ext = extByCp.get(cp.id);
         const port: PlannedPort = {
-          cpId: cp.id, networkId: ext ? ext.linkId : cp.virtualLinkId ?? "", fixedAddresses: [],
-          allowedAddressPairs: options.allowedAddressPairs?.[cp.id] ?? [], order: cp.order ?? i,
+          cpId: cp.id,
+          networkId: ext ? ext.linkId : (cp.virtualLinkId ?? ""),
+          fixedAddresses: [],
+          allowedAddressPairs: options.allowedAddressPairs?.[cp.id] ?? [],
+          order: cp.order ?? i,
         };
         const config = ext?.configs[index];
         if (config?.linkPortId) port.linkPortId = config.linkPortId;
@@ -213,7 +249,8 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
         }
         return port;
       });
-      const volumes = storages.filter((s) => vdu.storageIds.includes(s.id) || (options.extraStorages ?? []).some((e) => e.id === s.id && e.vduIds.includes(vdu.id)))
+      const volumes = storages
+        .filter((s) => vdu.storageIds.includes(s.id) || (options.extraStorages ?? []).some((e) => e.id === s.id && e.vduIds.includes(vdu.id)))
         .map((s): PlannedVolume => (s.imageName ? { storageId: s.id, sizeGib: s.sizeGib, imageName: s.imageName } : { storageId: s.id, sizeGib: s.sizeGib }));
       if (!vdu.swImage) {
         const boot = volumes.find((x) => x.imageName);
@@ -228,13 +265,16 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
   }
   // The same fixed address on two ports cannot work; say so before Neutron does.
   const seen = new Map<string, string>();
-  for (const v of vnfcs) for (const p of v.ports) for (const a of p.fixedAddresses) {
-    if (seen.has(a)) err(bag, "VNF_DUPLICATE_ADDRESS", `fixed address ${a} is requested for ${seen.get(a)} and ${v.id}/${p.cpId}`);
-    seen.set(a, `${v.id}/${p.cpId}`);
-  }
-  for (const e of options.extraStorages ?? []) for (const v of e.vduIds) {
-    if (!flavour.vdus.some((d) => d.id === v)) err(bag, "VNF_UNKNOWN_VDU", `extra storage \`${e.id}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``);
-  }
+  for (const v of vnfcs)
+    for (const p of v.ports)
+      for (const a of p.fixedAddresses) {
+        if (seen.has(a)) err(bag, "VNF_DUPLICATE_ADDRESS", `fixed address ${a} is requested for ${seen.get(a)} and ${v.id}/${p.cpId}`);
+        seen.set(a, `${v.id}/${p.cpId}`);
+      }
+  for (const e of options.extraStorages ?? [])
+    for (const v of e.vduIds) {
+      if (!flavour.vdus.some((d) => d.id === v)) err(bag, "VNF_UNKNOWN_VDU", `extra storage \`${e.id}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``);
+    }
 
   bag.throwIfErrors(`invalid VM VNF request for flavour \`${flavour.id}\``);
   const plan: VmVnfPlan = { flavourId: flavour.id, scaleLevels, vdus, networks, serverGroups, vnfcs, lcmOperations: flavour.lcmHooks.map((h) => h.operation) };
@@ -248,7 +288,11 @@ function resolveScaleLevels(flavour: Flavour, fromLevel: Record<string, number>,
   for (const [aspectId, value] of Object.entries(given)) {
     const aspect = flavour.aspects.find((a) => a.id === aspectId);
     if (!aspect) {
-      err(bag, "VNF_UNKNOWN_ASPECT", `scale level for \`${aspectId}\`, which is not a scaling aspect of flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`);
+      err(
+        bag,
+        "VNF_UNKNOWN_ASPECT",
+        `scale level for \`${aspectId}\`, which is not a scaling aspect of flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+      );
     } else if (!Number.isInteger(value) || value < 0 || value > aspect.maxScaleLevel) {
       err(bag, "VNF_SCALE_LEVEL", `scale level ${value} of aspect \`${aspectId}\` is outside 0..${aspect.maxScaleLevel} (max_scale_level)`);
     } else {
@@ -259,7 +303,7 @@ function resolveScaleLevels(flavour: Flavour, fromLevel: Record<string, number>,
 }
 
 function planVdu(vdu: ComputeVdu, levelId: string | undefined, scaleLevels: Record<string, number>, bag: DiagnosticBag): PlannedVdu {
-  const atLevel = levelId !== undefined ? vdu.instancesByLevel[levelId] ?? vdu.initialInstances : vdu.initialInstances;
+  const atLevel = levelId !== undefined ? (vdu.instancesByLevel[levelId] ?? vdu.initialInstances) : vdu.initialInstances;
   let instances = atLevel;
   for (const s of vdu.scaling) {
     const lvl = scaleLevels[s.aspectId] ?? 0;
@@ -271,8 +315,12 @@ function planVdu(vdu: ComputeVdu, levelId: string | undefined, scaleLevels: Reco
     err(bag, "VNF_INSTANCES_OUT_OF_PROFILE", `VDU \`${vdu.id}\`: ${instances} instances is outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
   }
   const pv: PlannedVdu = {
-    vduId: vdu.id, instances, initialInstances: Math.min(atLevel, instances),
-    memoryMib: vdu.virtualCompute.memoryMib, numCpus: vdu.virtualCompute.numCpus, rootDiskGib: vdu.virtualCompute.localStorageGib[0] ?? 0,
+    vduId: vdu.id,
+    instances,
+    initialInstances: Math.min(atLevel, instances),
+    memoryMib: vdu.virtualCompute.memoryMib,
+    numCpus: vdu.virtualCompute.numCpus,
+    rootDiskGib: vdu.virtualCompute.localStorageGib[0] ?? 0,
   };
   if (vdu.virtualCompute.requestedFlavorNames[0]) pv.flavorName = vdu.virtualCompute.requestedFlavorNames[0];
   if (vdu.swImage) pv.imageName = vdu.swImage.name;
@@ -286,7 +334,13 @@ function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: Dia
   const out: PlannedNetwork[] = [];
   const managed = new Map((request.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
   for (const m of managed.values()) {
-    if (!flavour.vls.some((v) => v.id === m.vnfVirtualLinkDescId)) err(bag, "VNF_UNKNOWN_VL", `extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``, "extManagedVirtualLinks");
+    if (!flavour.vls.some((v) => v.id === m.vnfVirtualLinkDescId))
+      err(
+        bag,
+        "VNF_UNKNOWN_VL",
+        `extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``,
+        "extManagedVirtualLinks",
+      );
   }
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
@@ -299,7 +353,12 @@ function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: Dia
       out.push({ id: vl.id, external: true, resourceName: vl.networkName, ipVersion, dhcpEnabled: true });
       continue;
     }
-    if (!vl.cidr) err(bag, "VNF_VL_NO_CIDR", `internal virtual link \`${vl.id}\` has no l3_protocol_data.cidr: cannot create its subnet (or hand over a network with extManagedVirtualLinks)`);
+    if (!vl.cidr)
+      err(
+        bag,
+        "VNF_VL_NO_CIDR",
+        `internal virtual link \`${vl.id}\` has no l3_protocol_data.cidr: cannot create its subnet (or hand over a network with extManagedVirtualLinks)`,
+      );
     const n: PlannedNetwork = { id: vl.id, external: false, ipVersion, dhcpEnabled: vl.dhcpEnabled ?? true };
     if (vl.cidr) n.cidr = vl.cidr;
     if (vl.gatewayIp) n.gatewayIp = vl.gatewayIp;

@@ -3,7 +3,16 @@ import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
-import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "../../mgmt/hooks";
+import {
+  extConnStartCommands,
+  healStartCommands,
+  wireHooks,
+  type HookCommand,
+  type HookFile,
+  type HookScript,
+  type SshArgs,
+  type VnfcTarget,
+} from "../../mgmt/hooks";
 import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { componentPackageFileOnDisk } from "../package-file";
 import { validateHooks } from "./validate-hooks";
@@ -112,7 +121,10 @@ export class VmVnf extends pulumi.ComponentResource {
   constructor(name: string, args: VmVnfArgs, opts?: pulumi.ComponentResourceOptions) {
     // Everything is checked before anything, even this component, is registered.
     const plan = planVmVnf(args.flavours, args.request, {
-      scaleLevels: args.scaleLevels, allowedAddressPairs: args.allowedAddressPairs, extraStorages: args.extraStorages, serverGroupPolicies: args.serverGroupPolicies,
+      scaleLevels: args.scaleLevels,
+      allowedAddressPairs: args.allowedAddressPairs,
+      extraStorages: args.extraStorages,
+      serverGroupPolicies: args.serverGroupPolicies,
     });
     validateHooks(name, plan, args);
     super("nfv:vnf:VmVnf", name, {}, opts);
@@ -128,14 +140,24 @@ export class VmVnf extends pulumi.ComponentResource {
     const subnetIds: Record<string, pulumi.Input<string>> = {};
     for (const n of plan.networks) {
       if (n.external) {
-        networkIds[n.id] = args.externalNetworkIds?.[n.id] ?? (n.resourceName !== undefined ? openstack.networking.getNetworkOutput({ name: n.resourceName }, invokeOpts).id : n.resourceId!);
+        networkIds[n.id] =
+          args.externalNetworkIds?.[n.id] ??
+          (n.resourceName !== undefined ? openstack.networking.getNetworkOutput({ name: n.resourceName }, invokeOpts).id : n.resourceId!);
         continue;
       }
       const net = new openstack.networking.Network(`${name}-${n.id}`, { name: `${name}-${n.id}`, adminStateUp: true }, child());
-      const subnet = new openstack.networking.Subnet(`${name}-${n.id}-subnet`, {
-        name: `${name}-${n.id}`, networkId: net.id, cidr: n.cidr!, ipVersion: n.ipVersion, enableDhcp: n.dhcpEnabled,
-        ...(n.gatewayIp ? { gatewayIp: n.gatewayIp } : {}),
-      }, child());
+      const subnet = new openstack.networking.Subnet(
+        `${name}-${n.id}-subnet`,
+        {
+          name: `${name}-${n.id}`,
+          networkId: net.id,
+          cidr: n.cidr!,
+          ipVersion: n.ipVersion,
+          enableDhcp: n.dhcpEnabled,
+          ...(n.gatewayIp ? { gatewayIp: n.gatewayIp } : {}),
+        },
+        child(),
+      );
       this.networks[n.id] = net;
       networkIds[n.id] = net.id;
       subnetIds[n.id] = subnet.id;
@@ -154,12 +176,22 @@ export class VmVnf extends pulumi.ComponentResource {
       if (imageByName.has(imageName)) return imageByName.get(imageName)!;
       let id: pulumi.Input<string>;
       if (args.images === "upload") {
-        const sw = vduFlavour.vdus.map((v) => (v.kind === "compute" ? v.swImage : undefined)).find((s) => s?.name === imageName) ?? vduFlavour.storages.map((s) => s.swImage).find((s) => s?.name === imageName);
-        id = new openstack.images.Image(`${name}-image-${slug(imageName)}`, {
-          name: imageName, containerFormat: sw?.containerFormat ?? "bare", diskFormat: sw?.diskFormat ?? "qcow2",
-          localFilePath: imageFileOnDisk(args, file!), visibility: "private",
-          ...(sw?.minDiskGib !== undefined ? { minDiskGb: sw.minDiskGib } : {}), ...(sw?.minRamMib !== undefined ? { minRamMb: sw.minRamMib } : {}),
-        }, child()).id;
+        const sw =
+          vduFlavour.vdus.map((v) => (v.kind === "compute" ? v.swImage : undefined)).find((s) => s?.name === imageName) ??
+          vduFlavour.storages.map((s) => s.swImage).find((s) => s?.name === imageName);
+        id = new openstack.images.Image(
+          `${name}-image-${slug(imageName)}`,
+          {
+            name: imageName,
+            containerFormat: sw?.containerFormat ?? "bare",
+            diskFormat: sw?.diskFormat ?? "qcow2",
+            localFilePath: imageFileOnDisk(args, file!),
+            visibility: "private",
+            ...(sw?.minDiskGib !== undefined ? { minDiskGb: sw.minDiskGib } : {}),
+            ...(sw?.minRamMib !== undefined ? { minRamMb: sw.minRamMib } : {}),
+          },
+          child(),
+        ).id;
       } else {
         id = openstack.images.getImageOutput({ name: imageName, mostRecent: true }, invokeOpts).id;
       }
@@ -172,16 +204,26 @@ export class VmVnf extends pulumi.ComponentResource {
       const named = args.flavorNames?.[v.vduId] ?? v.flavorName;
       if (named) flavorRefs[v.vduId] = { flavorName: named };
       else {
-        const f = new openstack.compute.Flavor(`${name}-${v.vduId}-flavor`, {
-          name: `${name}-${v.vduId}`, ram: v.memoryMib, vcpus: v.numCpus, disk: v.rootDiskGib, isPublic: false,
-        }, child());
+        const f = new openstack.compute.Flavor(
+          `${name}-${v.vduId}-flavor`,
+          {
+            name: `${name}-${v.vduId}`,
+            ram: v.memoryMib,
+            vcpus: v.numCpus,
+            disk: v.rootDiskGib,
+            isPublic: false,
+          },
+          child(),
+        );
         flavorRefs[v.vduId] = { flavorId: f.id };
       }
     }
 
-    const keyPair = args.keyPair ?? (args.sshPublicKey !== undefined
-      ? new openstack.compute.Keypair(`${name}-keypair`, { name: `${name}-keypair`, publicKey: args.sshPublicKey }, child()).name
-      : undefined);
+    const keyPair =
+      args.keyPair ??
+      (args.sshPublicKey !== undefined
+        ? new openstack.compute.Keypair(`${name}-keypair`, { name: `${name}-keypair`, publicKey: args.sshPublicKey }, child()).name
+        : undefined);
 
     // Ports, volumes, heal_start hooks, servers, attachments: per VNFC.
     this.ports = {};
@@ -192,7 +234,10 @@ export class VmVnf extends pulumi.ComponentResource {
     const extConnStarts = extConnStartCommands(this, name, plan.vnfcs, args.hooks ?? [], args.ssh, args.extConnChange);
     for (const vnfc of plan.vnfcs) {
       const start = extConnStarts.get(vnfc.id);
-      portsOf.set(vnfc.id, vnfc.ports.map((p) => this.port(name, vnfc, p, networkIds, subnetIds, args, invokeOpts, (o) => child({ ...o, dependsOn: start ? [start] : [] }))));
+      portsOf.set(
+        vnfc.id,
+        vnfc.ports.map((p) => this.port(name, vnfc, p, networkIds, subnetIds, args, invokeOpts, (o) => child({ ...o, dependsOn: start ? [start] : [] }))),
+      );
     }
     const hostOf = (vnfc: PlannedVnfc) => {
       const wanted = args.ssh ? [args.ssh.cpId].flat() : [];
@@ -200,50 +245,101 @@ export class VmVnf extends pulumi.ComponentResource {
       return p ? p.ips.apply((ips) => ips[0]) : pulumi.output("");
     };
     const healGen = (id: string) => args.healGenerations?.[id] ?? 0;
-    const preTargets = plan.vnfcs.map((v) => ({ id: v.id, vduId: v.vduId, scaledOut: v.scaledOut, host: hostOf(v), serverId: "", dependsOn: [], healGeneration: healGen(v.id) }));
+    const preTargets = plan.vnfcs.map((v) => ({
+      id: v.id,
+      vduId: v.vduId,
+      scaledOut: v.scaledOut,
+      host: hostOf(v),
+      serverId: "",
+      dependsOn: [],
+      healGeneration: healGen(v.id),
+    }));
     const healStarts = healStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh);
 
     const vdus = new Map(plan.vdus.map((v) => [v.vduId, v]));
     for (const vnfc of plan.vnfcs) {
       const ports = portsOf.get(vnfc.id)!;
-      const volumes = vnfc.volumes.map((vol) => new openstack.blockstorage.Volume(`${name}-${vnfc.id}-${vol.storageId}`, {
-        name: `${name}-${vnfc.id}-${vol.storageId}`, size: vol.sizeGib,
-        ...(vol.imageName ? { imageId: imageId(vol.imageName, flavour.storages.find((s) => s.id === vol.storageId)?.swImage?.artifactFile, flavour) } : {}),
-      }, child()));
+      const volumes = vnfc.volumes.map(
+        (vol) =>
+          new openstack.blockstorage.Volume(
+            `${name}-${vnfc.id}-${vol.storageId}`,
+            {
+              name: `${name}-${vnfc.id}-${vol.storageId}`,
+              size: vol.sizeGib,
+              ...(vol.imageName
+                ? { imageId: imageId(vol.imageName, flavour.storages.find((s) => s.id === vol.storageId)?.swImage?.artifactFile, flavour) }
+                : {}),
+            },
+            child(),
+          ),
+      );
       const group = vnfc.serverGroup ? serverGroups[vnfc.serverGroup] : undefined;
       const bootIndex = vnfc.volumes.findIndex((vol) => vol.boot);
       const healStart = healStarts.get(vnfc.id);
       // A legacy VNFD's key_name and user_data apply unless the stack gives its own.
       const serverKey = keyPair ?? vdus.get(vnfc.vduId)!.keyName;
       const userData = args.userData?.[vnfc.vduId] ?? vdus.get(vnfc.vduId)!.userData;
-      const server = new openstack.compute.Instance(`${name}-${vnfc.id}`, {
-        name: `${name}-${vnfc.id}`,
-        ...flavorRefs[vnfc.vduId],
-        ...(imageIds[vnfc.vduId] ? { imageId: imageIds[vnfc.vduId] } : {}),
-        networks: ports.map((p) => ({ port: p.id })),
-        // Boot volume: a separate resource (kept across heal), not deleted with the server.
-        ...(bootIndex >= 0 ? { blockDevices: [{ uuid: volumes[bootIndex].id, sourceType: "volume", destinationType: "volume", bootIndex: 0, deleteOnTermination: false }] } : {}),
-        ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
-        ...(serverKey ? { keyPair: serverKey } : {}),
-        ...(userData ? { userData } : {}),
-        metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
-        // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
-        vendorOptions: { detachPortsBeforeDestroy: true },
-      }, child({ deleteBeforeReplace: true, dependsOn: [...(healStart ? [healStart] : []), ...(args.serverDependsOn?.[vnfc.id] ?? [])] }));
-      const attaches = volumes.filter((_vol, i) => i !== bootIndex).map((vol) => ({ vol, i: volumes.indexOf(vol) })).map(({ vol, i }) => new openstack.compute.VolumeAttach(`${name}-${vnfc.id}-${vnfc.volumes[i].storageId}-attach`, {
-        instanceId: server.id, volumeId: vol.id,
-      }, child()));
+      const server = new openstack.compute.Instance(
+        `${name}-${vnfc.id}`,
+        {
+          name: `${name}-${vnfc.id}`,
+          ...flavorRefs[vnfc.vduId],
+          ...(imageIds[vnfc.vduId] ? { imageId: imageIds[vnfc.vduId] } : {}),
+          networks: ports.map((p) => ({ port: p.id })),
+          // Boot volume: a separate resource (kept across heal), not deleted with the server.
+          ...(bootIndex >= 0
+            ? { blockDevices: [{ uuid: volumes[bootIndex].id, sourceType: "volume", destinationType: "volume", bootIndex: 0, deleteOnTermination: false }] }
+            : {}),
+          ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
+          ...(serverKey ? { keyPair: serverKey } : {}),
+          ...(userData ? { userData } : {}),
+          metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
+          // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
+          vendorOptions: { detachPortsBeforeDestroy: true },
+        },
+        child({ deleteBeforeReplace: true, dependsOn: [...(healStart ? [healStart] : []), ...(args.serverDependsOn?.[vnfc.id] ?? [])] }),
+      );
+      const attaches = volumes
+        .filter((_vol, i) => i !== bootIndex)
+        .map((vol) => ({ vol, i: volumes.indexOf(vol) }))
+        .map(
+          ({ vol, i }) =>
+            new openstack.compute.VolumeAttach(
+              `${name}-${vnfc.id}-${vnfc.volumes[i].storageId}-attach`,
+              {
+                instanceId: server.id,
+                volumeId: vol.id,
+              },
+              child(),
+            ),
+        );
       this.servers[vnfc.id] = server;
-      targets.push({ id: vnfc.id, vduId: vnfc.vduId, scaledOut: vnfc.scaledOut, host: hostOf(vnfc), serverId: server.id, dependsOn: [server, ...attaches], healGeneration: healGen(vnfc.id),
+      targets.push({
+        id: vnfc.id,
+        vduId: vnfc.vduId,
+        scaledOut: vnfc.scaledOut,
+        host: hostOf(vnfc),
+        serverId: server.id,
+        dependsOn: [server, ...attaches],
+        healGeneration: healGen(vnfc.id),
         // Only VNFCs that lived through the change run its hooks (not one scaled out since).
         extConnGeneration: args.extConnChange?.previousAddresses[vnfc.id] !== undefined ? args.extConnChange.generation : 0,
-        volumeIds: Object.fromEntries(volumes.map((vol, i) => [vnfc.volumes[i].storageId, vol.id])) });
-      const portInfo = pulumi.all(ports.map((p) => pulumi.all([p.id, p.port ? p.port.urn : pulumi.output(""), p.ips]))).apply((list) =>
-        Object.fromEntries(list.map(([id, urn, ips], i) => [ports[i].cp.cpId, { portId: id, portUrn: urn, ips }])));
-      info[vnfc.id] = pulumi.all([server.urn, server.id, portInfo, pulumi.all(volumes.map((v) => v.urn))]).apply(([serverUrn, serverId, portMap, volumeUrns]) => ({
-        vdu: vnfc.vduId, index: vnfc.index, serverUrn, serverId, ports: portMap,
-        ips: Object.values(portMap).flatMap((p) => p.ips), volumeUrns,
-      }));
+        volumeIds: Object.fromEntries(volumes.map((vol, i) => [vnfc.volumes[i].storageId, vol.id])),
+      });
+      const portInfo = pulumi
+        .all(ports.map((p) => pulumi.all([p.id, p.port ? p.port.urn : pulumi.output(""), p.ips])))
+        .apply((list) => Object.fromEntries(list.map(([id, urn, ips], i) => [ports[i].cp.cpId, { portId: id, portUrn: urn, ips }])));
+      info[vnfc.id] = pulumi
+        .all([server.urn, server.id, portInfo, pulumi.all(volumes.map((v) => v.urn))])
+        .apply(([serverUrn, serverId, portMap, volumeUrns]) => ({
+          vdu: vnfc.vduId,
+          index: vnfc.index,
+          serverUrn,
+          serverId,
+          ports: portMap,
+          ips: Object.values(portMap).flatMap((p) => p.ips),
+          volumeUrns,
+        }));
     }
     const wired = wireHooks(this, name, targets, args.hooks ?? [], args.files ?? [], args.ssh);
     this.hookCommands = new Map<string, HookCommand>([
@@ -251,32 +347,52 @@ export class VmVnf extends pulumi.ComponentResource {
       ...[...healStarts.entries()].map(([id, c]) => [`${name}-${id}-heal_start`, c] as [string, HookCommand]),
       ...wired.commands,
     ]);
-    this.hookOrder = [...[...extConnStarts.keys()].map((id) => `${id}:change_external_connectivity_start`), ...[...healStarts.keys()].map((id) => `${id}:heal_start`), ...wired.order];
+    this.hookOrder = [
+      ...[...extConnStarts.keys()].map((id) => `${id}:change_external_connectivity_start`),
+      ...[...healStarts.keys()].map((id) => `${id}:heal_start`),
+      ...wired.order,
+    ];
     this.vnfcs = pulumi.all(info);
     this.scaleLevels = pulumi.output(plan.scaleLevels);
     this.registerOutputs({ vnfcs: this.vnfcs, scaleLevels: this.scaleLevels });
   }
 
   private port(
-    name: string, vnfc: PlannedVnfc, p: PlannedPort, networkIds: Record<string, pulumi.Input<string>>, subnetIds: Record<string, pulumi.Input<string>>,
-    args: VmVnfArgs, invokeOpts: pulumi.InvokeOutputOptions, child: (o?: pulumi.CustomResourceOptions) => pulumi.CustomResourceOptions,
+    name: string,
+    vnfc: PlannedVnfc,
+    p: PlannedPort,
+    networkIds: Record<string, pulumi.Input<string>>,
+    subnetIds: Record<string, pulumi.Input<string>>,
+    args: VmVnfArgs,
+    invokeOpts: pulumi.InvokeOutputOptions,
+    child: (o?: pulumi.CustomResourceOptions) => pulumi.CustomResourceOptions,
   ) {
     if (p.linkPortId) {
       const existing = openstack.networking.getPortOutput({ portId: p.linkPortId }, invokeOpts);
       return { cp: p, id: p.linkPortId as pulumi.Input<string>, ips: existing.allFixedIps };
     }
-    const subnetId = p.subnetId ?? subnetIds[p.networkId] ??
+    const subnetId =
+      p.subnetId ??
+      subnetIds[p.networkId] ??
       (p.fixedAddresses.length > 0 ? openstack.networking.getSubnetOutput({ networkId: networkIds[p.networkId], ipVersion: 4 }, invokeOpts).id : undefined);
-    const port = new openstack.networking.Port(`${name}-${vnfc.id}-${p.cpId}`, {
-      name: `${name}-${vnfc.id}-${p.cpId}`,
-      networkId: networkIds[p.networkId],
-      adminStateUp: true,
-      ...(p.fixedAddresses.length > 0 ? { fixedIps: p.fixedAddresses.map((ipAddress) => ({ subnetId: subnetId!, ipAddress })) } : subnetIds[p.networkId] ? { fixedIps: [{ subnetId: subnetIds[p.networkId] }] } : {}),
-      ...(p.macAddress ? { macAddress: p.macAddress } : {}),
-      ...(p.allowedAddressPairs.length > 0 ? { allowedAddressPairs: p.allowedAddressPairs.map((ipAddress) => ({ ipAddress })) } : {}),
-      ...(args.securityGroupIds?.[p.cpId] ? { securityGroupIds: args.securityGroupIds[p.cpId] } : {}),
-      tags: [`nfv-vnfc-id=${vnfc.id}`, `nfv-cp-id=${p.cpId}`],
-    }, child());
+    const port = new openstack.networking.Port(
+      `${name}-${vnfc.id}-${p.cpId}`,
+      {
+        name: `${name}-${vnfc.id}-${p.cpId}`,
+        networkId: networkIds[p.networkId],
+        adminStateUp: true,
+        ...(p.fixedAddresses.length > 0
+          ? { fixedIps: p.fixedAddresses.map((ipAddress) => ({ subnetId: subnetId!, ipAddress })) }
+          : subnetIds[p.networkId]
+            ? { fixedIps: [{ subnetId: subnetIds[p.networkId] }] }
+            : {}),
+        ...(p.macAddress ? { macAddress: p.macAddress } : {}),
+        ...(p.allowedAddressPairs.length > 0 ? { allowedAddressPairs: p.allowedAddressPairs.map((ipAddress) => ({ ipAddress })) } : {}),
+        ...(args.securityGroupIds?.[p.cpId] ? { securityGroupIds: args.securityGroupIds[p.cpId] } : {}),
+        tags: [`nfv-vnfc-id=${vnfc.id}`, `nfv-cp-id=${p.cpId}`],
+      },
+      child(),
+    );
     this.ports[`${vnfc.id}/${p.cpId}`] = port;
     // A fixed address is known before the port exists: hooks can dial it in preview.
     const ips = p.fixedAddresses.length > 0 ? pulumi.output(p.fixedAddresses) : port.allFixedIps.apply((x) => x ?? []);
@@ -285,7 +401,10 @@ export class VmVnf extends pulumi.ComponentResource {
 }
 
 export function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** An image artifact's file on disk; validateHooks has checked that there is one. */

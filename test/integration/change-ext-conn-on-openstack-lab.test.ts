@@ -23,8 +23,16 @@ const enabled = openstackLabEnabled();
 // The lab, the scratch directory and the stack: set by beforeAll.
 let lab!: LabStack;
 
-interface Server { ID: string; Name: string; Status: string }
-interface Port { ID: string; Name: string; "Fixed IP Addresses": { ip_address: string }[] | string }
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+}
+interface Port {
+  ID: string;
+  Name: string;
+  "Fixed IP Addresses": { ip_address: string }[] | string;
+}
 
 const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 const ours = <T extends { Name: string }>(xs: T[]) => xs.filter((x) => x.Name.startsWith(`${VNF}-`)).sort((a, b) => a.Name.localeCompare(b.Name));
@@ -35,7 +43,12 @@ const ipsOf = (p: Port) => (typeof p["Fixed IP Addresses"] === "string" ? [p["Fi
 /** helloworld3's level-1 request (or a change request) on the lab network, CP1 at `ip`. */
 function request(ip: string, change: boolean): string {
   const r = labResources(lab.facts);
-  const base = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/vnf/helloworld3_level1.json"), "utf8")) as Record<string, unknown> & { extVirtualLinks: { resourceId: string; extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[] }[] };
+  const base = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/vnf/helloworld3_level1.json"), "utf8")) as Record<string, unknown> & {
+    extVirtualLinks: {
+      resourceId: string;
+      extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[];
+    }[];
+  };
   const link = base.extVirtualLinks[0];
   link.resourceId = r["network.lab-net"];
   const address = link.extCps[0].cpConfig[0].cpProtocolData[0].ipOverEthernet.ipAddresses[0];
@@ -50,7 +63,12 @@ function request(ip: string, change: boolean): string {
 /** The hook log on VDU1-0's VM host: [operation, addresses] per run. */
 function hookLog(serverId: string): [string, string][] {
   const file = path.join(lab.facts.state_dir, "hosts", serverId, "root/var/log/nfv-hooks.log");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map((l) => l.split(" ").slice(1) as [string, string]) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ").slice(1) as [string, string])
+    : [];
 }
 
 describe.skipIf(!enabled)("change of external connectivity on the lab OpenStack, by nfv change-ext-conn", () => {
@@ -61,7 +79,8 @@ describe.skipIf(!enabled)("change of external connectivity on the lab OpenStack,
     await lab.set(`vnfs.${VNF}.instantiate_request`, request(OLD_IP, false));
     await lab.setSsh(VNF, "cirros", "CP1");
     const script = path.join(ROOT, "test/fixtures/vnf/hooks/record.sh");
-    for (const op of ["instantiate_end", "change_external_connectivity_start", "change_external_connectivity_end"]) await lab.set(`vnfs.${VNF}.hooks.${op}`, script);
+    for (const op of ["instantiate_end", "change_external_connectivity_start", "change_external_connectivity_end"])
+      await lab.set(`vnfs.${VNF}.hooks.${op}`, script);
   }, 1_800_000);
 
   afterAll(async () => {
@@ -109,10 +128,17 @@ describe.skipIf(!enabled)("change of external connectivity on the lab OpenStack,
     const r = await runNfv(lab.local.env, ["change-ext-conn", "--stack", STACK, "--vnf", VNF, "--request", request(NEWER_IP, true)]);
     expect(r.code, r.out).toBe(0);
     expect(ipsOf(cp1())).toEqual([NEWER_IP]);
-    const config = JSON.parse((await lab.stack.getAllConfig())["pulumi-nfv:vnfs"].value) as Record<string, { change_ext_conn: { requests: string[]; previous_addresses: Record<string, string> } }>;
+    const config = JSON.parse((await lab.stack.getAllConfig())["pulumi-nfv:vnfs"].value) as Record<
+      string,
+      { change_ext_conn: { requests: string[]; previous_addresses: Record<string, string> } }
+    >;
     expect(config[VNF].change_ext_conn.requests).toHaveLength(2);
     expect(config[VNF].change_ext_conn.previous_addresses).toEqual({ "VDU1-0": NEW_IP });
-    expect(hookLog(serverId).slice(-2).map(([op]) => op)).toEqual(["change_external_connectivity_start", "change_external_connectivity_end"]);
+    expect(
+      hookLog(serverId)
+        .slice(-2)
+        .map(([op]) => op),
+    ).toEqual(["change_external_connectivity_start", "change_external_connectivity_end"]);
   });
 
   it("a request naming a CP the VNF does not have is refused before anything changes", async () => {

@@ -47,13 +47,18 @@ function containerVduPackage(): string {
   mkdirSync(path.join(dir, "Definitions"));
   mkdirSync(path.join(dir, "TOSCA-Metadata"));
   const types = path.join(ROOT, "../shared/vnf-packages/test_cnf/Definitions");
-  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml", "helloworld3_types.yaml"]) copyFileSync(path.join(types, f), path.join(dir, "Definitions", f));
+  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml", "helloworld3_types.yaml"])
+    copyFileSync(path.join(types, f), path.join(dir, "Definitions", f));
   for (const f of ["web_top.vnfd.yaml", "web_df_simple.yaml"]) copyFileSync(path.join(CONTAINER_VDU, f), path.join(dir, "Definitions", f));
-  writeFileSync(path.join(dir, "TOSCA-Metadata/TOSCA.meta"), "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: pulumi-nfv tests\nEntry-Definitions: Definitions/web_top.vnfd.yaml\n");
+  writeFileSync(
+    path.join(dir, "TOSCA-Metadata/TOSCA.meta"),
+    "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: pulumi-nfv tests\nEntry-Definitions: Definitions/web_top.vnfd.yaml\n",
+  );
   return dir;
 }
 
-const vdu2Pods = () => kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
+const vdu2Pods = () =>
+  kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter(Boolean).sort();
 
 describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => {
   beforeAll(async () => {
@@ -65,7 +70,11 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: path.join(ROOT, "../shared/vnf-packages/test_cnf") }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.instantiate_request", { value: "lab/requests/test-cnf-simple.json" }, true);
     await stack.setConfig("pulumi-nfv:vnfs.legacy.vim", { value: "lab" }, true);
-    await stack.setConfig("pulumi-nfv:vnfs.legacy.package", { value: path.join(ROOT, "../shared/vnf-packages/legacy-containerized/tosca-vnfd-containerized.yaml") }, true);
+    await stack.setConfig(
+      "pulumi-nfv:vnfs.legacy.package",
+      { value: path.join(ROOT, "../shared/vnf-packages/legacy-containerized/tosca-vnfd-containerized.yaml") },
+      true,
+    );
     await stack.setConfig("pulumi-nfv:vnfs.legacy.instantiate_request", { value: "lab/requests/legacy-containerized.json" }, true);
     webPackage = containerVduPackage();
     await stack.setConfig("pulumi-nfv:vnfs.web.vim", { value: "lab" }, true);
@@ -89,17 +98,28 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
   });
 
   it("Tacker's legacy containerized VNFD: its Deployment is Available and its HPA exists", () => {
-    const deployments = kubectl("get", "deployments", "-l", "tacker_vnf_instance_id", "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.availableReplicas}{\"\\n\"}{end}").split("\n");
+    const deployments = kubectl(
+      "get",
+      "deployments",
+      "-l",
+      "tacker_vnf_instance_id",
+      "-o",
+      'jsonpath={range .items[*]}{.metadata.name}={.status.availableReplicas}{"\\n"}{end}',
+    ).split("\n");
     const legacy = deployments.filter((d) => d.startsWith("vdu1-"));
     expect(legacy).toHaveLength(1);
     expect(legacy[0]).toMatch(/^vdu1-[0-9a-f]{8}=1$/);
     const name = legacy[0].split("=")[0];
-    expect(kubectl("get", "hpa", name, "-o", "jsonpath={.spec.scaleTargetRef.name} {.spec.minReplicas} {.spec.maxReplicas}")).toMatch(new RegExp(`^${name} \\d+ \\d+$`));
+    expect(kubectl("get", "hpa", name, "-o", "jsonpath={.spec.scaleTargetRef.name} {.spec.minReplicas} {.spec.maxReplicas}")).toMatch(
+      new RegExp(`^${name} \\d+ \\d+$`),
+    );
     expect(kubectl("get", "service", name, "-o", "jsonpath={.spec.ports[*].port}")).not.toBe("");
   });
 
   it("container VDUs: a Deployment per VDU from its sw_image_data, the CP's Service, the aspect's HPA", () => {
-    expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas} {.spec.template.spec.containers[0].image}")).toBe("2 registry.example/web:1.2.3");
+    expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas} {.spec.template.spec.containers[0].image}")).toBe(
+      "2 registry.example/web:1.2.3",
+    );
     expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.template.spec.containers[0].resources.limits.memory}")).toBe("512Mi");
     expect(kubectl("get", "service", "web", "-o", "jsonpath={.spec.ports[0].port}:{.spec.ports[0].targetPort}")).toBe("80:8080");
     expect(kubectl("get", "deployment", "cache", "-o", "jsonpath={.status.availableReplicas}")).toBe("1");
@@ -157,14 +177,38 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     let mns: Stack;
     let work = "";
     /** Each Deployment of the CNF as namespace/name, with its available replicas. */
-    const deployments = () => kubectl("get", "deployments", "--all-namespaces", "-l", "tacker_vnf_instance_id", "-o", "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}={.status.availableReplicas}{\"\\n\"}{end}").split("\n").filter(Boolean).sort();
-    const namespaces = () => kubectl("get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}").split(" ").filter((n) => n.startsWith("multi-namespace")).sort();
+    const deployments = () =>
+      kubectl(
+        "get",
+        "deployments",
+        "--all-namespaces",
+        "-l",
+        "tacker_vnf_instance_id",
+        "-o",
+        'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}={.status.availableReplicas}{"\\n"}{end}',
+      )
+        .split("\n")
+        .filter(Boolean)
+        .sort();
+    const namespaces = () =>
+      kubectl("get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}")
+        .split(" ")
+        .filter((n) => n.startsWith("multi-namespace"))
+        .sort();
     async function instantiate(additionalParams: Record<string, unknown>): Promise<void> {
       const request = path.join(work, "request.json");
-      writeFileSync(request, JSON.stringify({
-        flavourId: "simple",
-        additionalParams: { "lcm-kubernetes-def-files": ["namespace01.yaml", "namespace02.yaml", "deployment_has_namespace.yaml", "deployment_no_namespace.yaml"].map((f) => `Files/kubernetes/${f}`), ...additionalParams },
-      }));
+      writeFileSync(
+        request,
+        JSON.stringify({
+          flavourId: "simple",
+          additionalParams: {
+            "lcm-kubernetes-def-files": ["namespace01.yaml", "namespace02.yaml", "deployment_has_namespace.yaml", "deployment_no_namespace.yaml"].map(
+              (f) => `Files/kubernetes/${f}`,
+            ),
+            ...additionalParams,
+          },
+        }),
+      );
       await mns.setConfig("pulumi-nfv:vnfs.mns.instantiate_request", { value: request }, true);
       expect((await mns.up({ color: "never" })).summary.result).toBe("succeeded");
     }
@@ -208,7 +252,11 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     let helm: Stack;
     let pkg = "";
     const web = (jsonpath: string) => kubectl("get", "deployment", "web", "-o", `jsonpath=${jsonpath}`);
-    const webPods = () => kubectl("get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.metadata.name} {.status.phase}{\"\\n\"}{end}").split("\n").filter(Boolean).map((l) => l.split(" "));
+    const webPods = () =>
+      kubectl("get", "pods", "-l", "app=web", "-o", 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}')
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" "));
     beforeAll(async () => {
       pkg = helmCnfPackage();
       helm = await openTestStack(local, HELM_STACK);
@@ -238,17 +286,26 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     });
 
     it("nfv heal --vnfc deletes that pod; the chart's ReplicaSet makes a new one", async () => {
-      const [before] = webPods().map(([name]) => name).sort();
+      const [before] = webPods()
+        .map(([name]) => name)
+        .sort();
       const r = await nfv("heal", "--stack", HELM_STACK, "--vnf", "helm", "--vnfc", before);
       expect(r.code, r.out).toBe(0);
-      await until("a new web pod", () => webPods().length === 2 && !webPods().some(([name]) => name === before) && webPods().every(([, phase]) => phase === "Running"));
+      await until(
+        "a new web pod",
+        () => webPods().length === 2 && !webPods().some(([name]) => name === before) && webPods().every(([, phase]) => phase === "Running"),
+      );
     });
 
     it("a second up changes nothing; destroy removes the chart's objects", async () => {
       const again = await helm.up({ color: "never" });
       expect(Object.entries(again.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
       await helm.destroy({ color: "never" });
-      await until("web gone", () => kubectl("get", "deployments", "-o", "name").split("\n").every((l) => l !== "deployment.apps/web"));
+      await until("web gone", () =>
+        kubectl("get", "deployments", "-o", "name")
+          .split("\n")
+          .every((l) => l !== "deployment.apps/web"),
+      );
     });
   });
 

@@ -51,9 +51,14 @@ describe.skipIf(!k8sLabBuilt)("a CNF on a Kubernetes VIM of another stack (stack
   it("a VIM the producer does not export: the consumer's preview fails, naming the stack and what it exports", async () => {
     await consumer.setConfig("pulumi-nfv:vims.edge.vim", { value: "nope" }, true);
     const started = Date.now();
-    const failed = await consumer.preview({ color: "never" }).then(() => "", (e: Error) => e.message);
+    const failed = await consumer.preview({ color: "never" }).then(
+      () => "",
+      (e: Error) => e.message,
+    );
     console.log(`preview with an unknown referenced VIM failed after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    expect(failed).toContain(`VIM 'edge' (stack_reference organization/pulumi-nfv/${PRODUCER}, vim nope): that stack exports no Kubernetes VIM 'nope'; its kubeconfigs output has: lab`);
+    expect(failed).toContain(
+      `VIM 'edge' (stack_reference organization/pulumi-nfv/${PRODUCER}, vim nope): that stack exports no Kubernetes VIM 'nope'; its kubeconfigs output has: lab`,
+    );
     await consumer.setConfig("pulumi-nfv:vims.edge.vim", { value: "lab" }, true);
   });
 

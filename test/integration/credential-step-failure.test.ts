@@ -54,40 +54,58 @@ function node(name: string, opts: { token: string; certificateKey: string; ca: s
     chmodSync(path.join(bin, file), 0o755);
   };
   stub("sudo", `#!/bin/sh\n[ "$1" = -n ] && shift\nexec "$@"\n`);
-  stub("kubeadm", [
-    "#!/bin/bash",
-    `d=${JSON.stringify(dir)}`,
-    'case "$1 ${2:-} ${3:-}" in',
-    '  "token create"*) cat "$d/token" ;;',
-    '  "certs certificate-key"*) cat "$d/certificate-key" ;;',
-    opts.uploadFails
-      ? '  "init phase upload-certs") echo "error execution phase upload-certs: error uploading certs: etcdserver: request timed out" >&2; exit 1 ;;'
-      : '  "init phase upload-certs") echo "[upload-certs] Storing the certificates in Secret kubeadm-certs" >&2 ;;',
-    "  *) exit 0 ;;",
-    "esac",
-    "",
-  ].join("\n"));
+  stub(
+    "kubeadm",
+    [
+      "#!/bin/bash",
+      `d=${JSON.stringify(dir)}`,
+      'case "$1 ${2:-} ${3:-}" in',
+      '  "token create"*) cat "$d/token" ;;',
+      '  "certs certificate-key"*) cat "$d/certificate-key" ;;',
+      opts.uploadFails
+        ? '  "init phase upload-certs") echo "error execution phase upload-certs: error uploading certs: etcdserver: request timed out" >&2; exit 1 ;;'
+        : '  "init phase upload-certs") echo "[upload-certs] Storing the certificates in Secret kubeadm-certs" >&2 ;;',
+      "  *) exit 0 ;;",
+      "esac",
+      "",
+    ].join("\n"),
+  );
   const caHash = `sha256:${execFileSync("bash", ["-c", `openssl x509 -pubkey -noout -in ${JSON.stringify(opts.ca)} | openssl pkey -pubin -outform der | sha256sum | cut -d' ' -f1`], { encoding: "utf8" }).trim()}`;
   return { bin, root, caHash };
 }
 
 /** `pulumi up` of one local.Command running join-credentials.sh as `line`; the engine's error, if any. */
-async function deploy(stackName: string, line: string, shape: ReturnType<typeof scriptStep>, n: { bin: string; root: string }): Promise<{ error?: string; stack: Stack }> {
+async function deploy(
+  stackName: string,
+  line: string,
+  shape: ReturnType<typeof scriptStep>,
+  n: { bin: string; root: string },
+): Promise<{ error?: string; stack: Stack }> {
   const program = async () => {
     // As stacks/index.ts does first: the SDK's debug messages would carry the step's stdout into the event log.
     redactSdkDebugLog();
-    const c = new command.local.Command("join-credentials", {
-      create: line,
-      stdin: pulumi.secret("ROLE=master\nKUBERNETES_VERSION=1.30.14\nKUBEADM_API_VERSION=kubeadm.k8s.io/v1beta3\n"),
-      environment: { PATH: `${n.bin}:/usr/local/bin:/usr/bin:/bin`, NFV_ROOT: n.root },
-      addPreviousOutputInEnv: false,
-      ...(shape.logging ? { logging: shape.logging } : {}),
-    }, shape.additionalSecretOutputs ? { additionalSecretOutputs: shape.additionalSecretOutputs } : {});
+    const c = new command.local.Command(
+      "join-credentials",
+      {
+        create: line,
+        stdin: pulumi.secret("ROLE=master\nKUBERNETES_VERSION=1.30.14\nKUBEADM_API_VERSION=kubeadm.k8s.io/v1beta3\n"),
+        environment: { PATH: `${n.bin}:/usr/local/bin:/usr/bin:/bin`, NFV_ROOT: n.root },
+        addPreviousOutputInEnv: false,
+        ...(shape.logging ? { logging: shape.logging } : {}),
+      },
+      shape.additionalSecretOutputs ? { additionalSecretOutputs: shape.additionalSecretOutputs } : {},
+    );
     return { stdout: c.stdout };
   };
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, projectName: "nfv-credential-step", program }, {
-    envVars: env, pulumiCommand, workDir: work, projectSettings: { name: "nfv-credential-step", runtime: "nodejs" },
-  });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName, projectName: "nfv-credential-step", program },
+    {
+      envVars: env,
+      pulumiCommand,
+      workDir: work,
+      projectSettings: { name: "nfv-credential-step", runtime: "nodejs" },
+    },
+  );
   stacks.push(stack);
   try {
     await stack.up({ color: "never" });
@@ -103,7 +121,9 @@ describe("a credential step that fails after printing, through the real command 
     env = { ...toolchainEnv(), PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`, PULUMI_CONFIG_PASSPHRASE: "pulumi-nfv-credential-step" };
     mkdirSync(path.join(work, "state"));
     delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
-    pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())) });
+    pulumiCommand = await PulumiCommand.get({
+      root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())),
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -41,12 +41,16 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   // The 4.25 provider refuses an ambient kubeconfig in render mode.
   delete env.KUBECONFIG;
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())) });
+  const pulumiCommand = await PulumiCommand.get({
+    root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())),
+  });
   const stackName = opts.stackName ?? "local-render";
   forgetLeftoverStackFile(stackName);
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: env, pulumiCommand });
   return {
-    stack, env, backendDir,
+    stack,
+    env,
+    backendDir,
     dispose: () => {
       // The backend's files (state, backups, history) are looked at for secrets before they go.
       scanBeforeRemoving(backendDir, `file backend of ${stackName}`);
@@ -92,7 +96,9 @@ export function setSecretConfig(stack: Stack, key: string, value: string, usePat
   const ws = stack.workspace as LocalWorkspace;
   const args = ["config", "set", ...(usePath ? ["--path"] : []), "--secret", key, "--stack", stack.name, "--non-interactive"];
   return new Promise((resolve, reject) => {
-    const child = execFile(ws.pulumiCommand.command, args, { cwd: ws.workDir, env: { ...process.env, ...ws.envVars } }, (err, _out, stderr) => (err ? reject(new Error(`pulumi config set --secret ${key}: ${stderr}`)) : resolve()));
+    const child = execFile(ws.pulumiCommand.command, args, { cwd: ws.workDir, env: { ...process.env, ...ws.envVars } }, (err, _out, stderr) =>
+      err ? reject(new Error(`pulumi config set --secret ${key}: ${stderr}`)) : resolve(),
+    );
     child.stdin!.end(value);
   });
 }
@@ -115,7 +121,9 @@ export async function runNfv(env: Record<string, string>, args: string[]): Promi
 
 /** The file backend's own copy of a stack's state: secrets as stored (an export shows them decrypted). */
 export function storedState(local: LocalStack, stackName: string): string {
-  const files = execFileSync("find", [local.backendDir, "-name", `${stackName}.json`, "-path", "*/stacks/*"], { encoding: "utf8" }).trim().split("\n");
+  const files = execFileSync("find", [local.backendDir, "-name", `${stackName}.json`, "-path", "*/stacks/*"], { encoding: "utf8" })
+    .trim()
+    .split("\n");
   if (files.length !== 1 || files[0] === "") throw new Error(`expected one state file of ${stackName} under ${local.backendDir}, found ${files.length}`);
   return readFileSync(files[0], "utf8");
 }

@@ -57,10 +57,18 @@ let nginxImage = "";
 const { timings, timed } = timer();
 const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args, "oslab-admin");
 
-interface Server { ID: string; Name: string; Status: string; Networks: Record<string, string[]> }
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+  Networks: Record<string, string[]>;
+}
 const servers = (prefix: string) => os<Server[]>("server", "list", "--all-projects", "--long").filter((s) => s.Name.startsWith(`${prefix}-`));
 
-const ports = (prefix: string) => os<{ Name: string }[]>("port", "list").filter((p) => p.Name.startsWith(`${prefix}-`)).map((p) => p.Name);
+const ports = (prefix: string) =>
+  os<{ Name: string }[]>("port", "list")
+    .filter((p) => p.Name.startsWith(`${prefix}-`))
+    .map((p) => p.Name);
 
 /** The cgroup directories of the lab nodes of these servers (lab/nodes/node keeps them in <node>/cgroups). */
 function nodeCgroups(serverIds: string[]): string[] {
@@ -83,8 +91,12 @@ function leftovers(serverIds: string[], cgroups: string[]): string[] {
   return [
     ...serverIds.flatMap((id) => {
       const node = `vmh-${id.slice(0, 8)}`;
-      return [hosts.includes(id) && `host ${id}`, nodes.includes(node) && `node ${node}`, netns.includes(node) && `netns ${node}`,
-        mounts.includes(path.join(nodesDir, node)) && `a mount of ${node}`].filter((x): x is string => !!x);
+      return [
+        hosts.includes(id) && `host ${id}`,
+        nodes.includes(node) && `node ${node}`,
+        netns.includes(node) && `netns ${node}`,
+        mounts.includes(path.join(nodesDir, node)) && `a mount of ${node}`,
+      ].filter((x): x is string => !!x);
     }),
     ...cgroups.filter((d) => existsSync(d)).map((d) => `cgroup ${d}`),
   ];
@@ -95,8 +107,15 @@ function logMemory(ours: Server[]): void {
   let rss = 0;
   let cache = 0;
   for (const s of ours) {
-    const cgroup = readFileSync(path.join(labEnv.state_dir, "nodes", nodeOf(s), "cgroups"), "utf8").split("\n").find((l) => l.includes("/memory/"))!;
-    const stat = Object.fromEntries(readFileSync(path.join(cgroup, "memory.stat"), "utf8").trim().split("\n").map((l) => l.split(" ")));
+    const cgroup = readFileSync(path.join(labEnv.state_dir, "nodes", nodeOf(s), "cgroups"), "utf8")
+      .split("\n")
+      .find((l) => l.includes("/memory/"))!;
+    const stat = Object.fromEntries(
+      readFileSync(path.join(cgroup, "memory.stat"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ")),
+    );
     rss += Number(stat.total_rss);
     cache += Number(stat.total_cache);
     console.log(`memory ${s.Name}: rss ${Math.round(Number(stat.total_rss) / 1048576)} MiB, page cache ${Math.round(Number(stat.total_cache) / 1048576)} MiB`);
@@ -113,19 +132,34 @@ function expectRealNode(s: Server): void {
 
 /** The node's containerd has images, every one named by the registry VNF (digests aside). */
 function expectImagesFromRegistry(s: Server): void {
-  const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q").split("\n").filter((l) => l && !l.startsWith("sha256:"));
+  const refs = inHost(s, "ctr", "-n", "k8s.io", "images", "ls", "-q")
+    .split("\n")
+    .filter((l) => l && !l.startsWith("sha256:"));
   expect(refs.length, s.Name).toBeGreaterThan(0);
-  expect(refs.filter((r) => !r.startsWith(`${registry}/`)), s.Name).toEqual([]);
+  expect(
+    refs.filter((r) => !r.startsWith(`${registry}/`)),
+    s.Name,
+  ).toEqual([]);
 }
 
-interface NodeView { metadata: { name: string; uid: string; labels: Record<string, string> }; status: { conditions: { type: string; status: string }[] } }
+interface NodeView {
+  metadata: { name: string; uid: string; labels: Record<string, string> };
+  status: { conditions: { type: string; status: string }[] };
+}
 const nodeList = () => (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: NodeView[] }).items;
 /** Until the cluster's nodes are exactly `names` (lower case), every one Ready. */
 function allReady(names: string[], seconds = 600): Promise<NodeView[]> {
   return until(`nodes ${names.join(" ")} Ready`, seconds, () => {
     const items = nodeList();
     const ready = items.filter((n) => n.status.conditions.some((c) => c.type === "Ready" && c.status === "True"));
-    return items.length === names.length && ready.map((n) => n.metadata.name).sort().join(" ") === [...names].sort().join(" ") && items;
+    return (
+      items.length === names.length &&
+      ready
+        .map((n) => n.metadata.name)
+        .sort()
+        .join(" ") === [...names].sort().join(" ") &&
+      items
+    );
   });
 }
 
@@ -134,7 +168,9 @@ const nodeOf = (s: Server) => `vmh-${s.ID.slice(0, 8)}`;
 /** Runs a command in a VM host, as root, as SSH + sudo would (lab/nodes/node exec). */
 function inHost(s: Server, ...cmd: string[]): string {
   return execFileSync(path.join(NODES, "node"), ["exec", nodeOf(s), ...cmd], {
-    env: { ...process.env, NFV_LAB_STATE: labEnv.state_dir }, encoding: "utf8", maxBuffer: 64 << 20,
+    env: { ...process.env, NFV_LAB_STATE: labEnv.state_dir },
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
   });
 }
 
@@ -147,7 +183,7 @@ function kubectl(...args: string[]): string {
 
 async function until<T>(what: string, seconds: number, f: () => T | undefined | false): Promise<T> {
   let last: unknown;
-  for (const end = Date.now() + seconds * 1000; Date.now() < end; ) {
+  for (const end = Date.now() + seconds * 1000; Date.now() < end;) {
     try {
       const v = f();
       if (v) return v;
@@ -162,7 +198,12 @@ async function until<T>(what: string, seconds: number, f: () => T | undefined | 
 /** The node image's package versions (/etc/nfv-node-image), which the cluster pins. */
 function imageVersions(): Record<string, string> {
   const image = execFileSync(path.join(NODES, "image"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  return Object.fromEntries(readFileSync(path.join(image, "etc/nfv-node-image"), "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  return Object.fromEntries(
+    readFileSync(path.join(image, "etc/nfv-node-image"), "utf8")
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
 }
 
 /**
@@ -172,8 +213,12 @@ function imageVersions(): Record<string, string> {
  * HTTPS registry (its CA, credentials and hosts line are only written). Passwords are canaries.
  */
 const SITE = {
-  proxyPasswordHttp: canary("real-proxy-password-http"), proxyPasswordHttps: canary("real-proxy-password-https"),
-  pullPassword: canary("real-registry-pull-password"), proxyIp: "10.10.0.251", httpsRegistry: "registry.example:5443", httpsRegistryIp: "10.10.0.252",
+  proxyPasswordHttp: canary("real-proxy-password-http"),
+  proxyPasswordHttps: canary("real-proxy-password-https"),
+  pullPassword: canary("real-registry-pull-password"),
+  proxyIp: "10.10.0.251",
+  httpsRegistry: "registry.example:5443",
+  httpsRegistryIp: "10.10.0.252",
 };
 const HTTP_PROXY = `http://user1:${SITE.proxyPasswordHttp}@${SITE.proxyIp}:3128` as ProxyUrl;
 const HTTPS_PROXY = `https://user2:${SITE.proxyPasswordHttps}@${SITE.proxyIp}:3129` as ProxyUrl;
@@ -185,7 +230,11 @@ const HTTPS_PROXY = `https://user2:${SITE.proxyPasswordHttps}@${SITE.proxyIp}:31
  */
 function clusterRequest(fixture: string, vimName: string, site = false): string {
   const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", fixture), "utf8").replace(/\s#[^\n]*/g, "");
-  const r = JSON.parse(text) as { flavourId: string; extVirtualLinks: { resourceId: string }[]; additionalParams: { k8s_cluster_installation_param: Record<string, unknown> } };
+  const r = JSON.parse(text) as {
+    flavourId: string;
+    extVirtualLinks: { resourceId: string }[];
+    additionalParams: { k8s_cluster_installation_param: Record<string, unknown> };
+  };
   for (const l of r.extVirtualLinks) l.resourceId = labResources(labEnv)["network.lab-net"];
   const install = r.additionalParams.k8s_cluster_installation_param;
   delete install.helm_installation_script_path;
@@ -193,10 +242,16 @@ function clusterRequest(fixture: string, vimName: string, site = false): string 
   delete install.private_registry_connection_info;
   if (site) {
     install.proxy = { http_proxy: HTTP_PROXY, https_proxy: HTTPS_PROXY, no_proxy: "10.0.0.1", k8s_node_cidr: "10.10.0.0/24" };
-    install.private_registry_connection_info = [{
-      connection_type: "1", server: SITE.httpsRegistry, username: "puller", password: SITE.pullPassword,
-      certificate_path: "Files/registry-ca.crt", hosts_string: `${SITE.httpsRegistryIp} ${SITE.httpsRegistry.split(":")[0]}`,
-    }];
+    install.private_registry_connection_info = [
+      {
+        connection_type: "1",
+        server: SITE.httpsRegistry,
+        username: "puller",
+        password: SITE.pullPassword,
+        certificate_path: "Files/registry-ca.crt",
+        hosts_string: `${SITE.httpsRegistryIp} ${SITE.httpsRegistry.split(":")[0]}`,
+      },
+    ];
   }
   install.vim_name = vimName;
   const out = path.join(work, `${r.flavourId}.json`);
@@ -206,7 +261,10 @@ function clusterRequest(fixture: string, vimName: string, site = false): string 
 
 function registryRequest(): string {
   const seed = readFileSync(path.join(ROOT, "test/fixtures/vnf/private_registry_param_file.json"), "utf8").replace(/\s#[^\n]*/g, "");
-  const r = JSON.parse(seed) as { extVirtualLinks: { resourceId: string }[]; additionalParams: { private_registry_installation_param: Record<string, unknown> } };
+  const r = JSON.parse(seed) as {
+    extVirtualLinks: { resourceId: string }[];
+    additionalParams: { private_registry_installation_param: Record<string, unknown> };
+  };
   for (const l of r.extVirtualLinks) l.resourceId = labResources(labEnv)["network.lab-net"];
   delete r.additionalParams.private_registry_installation_param.proxy;
   const out = path.join(work, "registry.json");
@@ -251,9 +309,19 @@ beforeAll(async () => {
   await timed("registry up", () => stack.up({ color: "never" }));
   const [reg] = servers(REGISTRY);
   registry = `${Object.values(reg.Networks)[0][0]}:5000`;
-  const pushed = await timed("images pushed", () => execFileSync(path.join(NODES, "push-images"), [registry, "--insecure"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
-  podnetImage = pushed.split("\n").map((l) => l.split(" ")[1]).find((ref) => ref?.startsWith(`${registry}/podnet:`)) ?? "";
-  nginxImage = pushed.split("\n").map((l) => l.split(" ")[1]).find((ref) => ref?.startsWith(`${registry}/nginx:`)) ?? "";
+  const pushed = await timed("images pushed", () =>
+    execFileSync(path.join(NODES, "push-images"), [registry, "--insecure"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
+  );
+  podnetImage =
+    pushed
+      .split("\n")
+      .map((l) => l.split(" ")[1])
+      .find((ref) => ref?.startsWith(`${registry}/podnet:`)) ?? "";
+  nginxImage =
+    pushed
+      .split("\n")
+      .map((l) => l.split(" ")[1])
+      .find((ref) => ref?.startsWith(`${registry}/nginx:`)) ?? "";
   expect(podnetImage, pushed).not.toBe("");
   expect(nginxImage, pushed).not.toBe("");
 
@@ -313,7 +381,11 @@ afterAll(async () => {
 describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package (simple) on lab nodes, images from the registry VNF", () => {
   it("3 servers on Kubernetes nodes with no stand-in on any PATH; kubectl through the cluster VIM shows 3 nodes Ready", async () => {
     const ours = servers(VNF).sort((a, b) => a.Name.localeCompare(b.Name));
-    expect(ours.map((s) => [s.Name, s.Status])).toEqual([[`${VNF}-vnf-masterNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-0`, "ACTIVE"], [`${VNF}-vnf-workerNode-1`, "ACTIVE"]]);
+    expect(ours.map((s) => [s.Name, s.Status])).toEqual([
+      [`${VNF}-vnf-masterNode-0`, "ACTIVE"],
+      [`${VNF}-vnf-workerNode-0`, "ACTIVE"],
+      [`${VNF}-vnf-workerNode-1`, "ACTIVE"],
+    ]);
     for (const s of ours) expectRealNode(s);
     await allReady([`${VNF}-masternode-0`, `${VNF}-workernode-0`, `${VNF}-workernode-1`]);
     logMemory(ours);
@@ -321,7 +393,9 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
 
   it("every kube-system pod Running; CoreDNS answers for kubernetes.default through the Service from a worker's network", async () => {
     await until("kube-system pods Running", 600, () => {
-      const pods = (JSON.parse(kubectl("-n", "kube-system", "get", "pods", "-o", "json")) as { items: { metadata: { name: string }; status: { phase: string } }[] }).items;
+      const pods = (
+        JSON.parse(kubectl("-n", "kube-system", "get", "pods", "-o", "json")) as { items: { metadata: { name: string }; status: { phase: string } }[] }
+      ).items;
       console.log(`kube-system: ${pods.map((p) => `${p.metadata.name}=${p.status.phase}`).join(" ")}`);
       return pods.length >= 8 && pods.every((p) => p.status.phase === "Running") && pods;
     });
@@ -329,7 +403,11 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
     const worker = servers(VNF).find((s) => s.Name.endsWith("workerNode-1"))!;
     // A DNS query from the worker's own network namespace (kube-proxy's rules are there).
     const answer = await until("CoreDNS answers", 300, () => {
-      const a = execFileSync("ip", ["netns", "exec", nodeOf(worker), "python3", path.join(ROOT, "test/integration/lab/dns-query.py"), dnsIp, "kubernetes.default.svc.cluster.local"], { encoding: "utf8" }).trim();
+      const a = execFileSync(
+        "ip",
+        ["netns", "exec", nodeOf(worker), "python3", path.join(ROOT, "test/integration/lab/dns-query.py"), dnsIp, "kubernetes.default.svc.cluster.local"],
+        { encoding: "utf8" },
+      ).trim();
       return a.length > 0 && a;
     }).catch((e: Error) => {
       // What a failure needs to be understood: the worker's routes (podnet's) and the endpoints.
@@ -374,10 +452,25 @@ function cnfRequest(): string {
   return out;
 }
 
-interface PodInfo { name: string; node: string; phase: string; images: string[] }
+interface PodInfo {
+  name: string;
+  node: string;
+  phase: string;
+  images: string[];
+}
 function pods(selector: string[]): PodInfo[] {
-  const items = (JSON.parse(kubectl("get", "pods", ...selector, "-o", "json")) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string; containers: { image: string }[] }; status: { phase: string } }[] }).items;
-  return items.filter((p) => !p.metadata.deletionTimestamp).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase, images: p.spec.containers.map((c) => c.image) }));
+  const items = (
+    JSON.parse(kubectl("get", "pods", ...selector, "-o", "json")) as {
+      items: {
+        metadata: { name: string; deletionTimestamp?: string };
+        spec: { nodeName?: string; containers: { image: string }[] };
+        status: { phase: string };
+      }[];
+    }
+  ).items;
+  return items
+    .filter((p) => !p.metadata.deletionTimestamp)
+    .map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase, images: p.spec.containers.map((c) => c.image) }));
 }
 const vdu2Pods = () => pods(["-l", "app=webserver"]);
 
@@ -408,7 +501,10 @@ describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real 
       return p.length === replicas + 1 && p.every((x) => x.phase === "Running") && p;
     });
     for (const p of all) {
-      expect(p.images.every((i) => i === nginxImage), p.name).toBe(true);
+      expect(
+        p.images.every((i) => i === nginxImage),
+        p.name,
+      ).toBe(true);
       expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`], p.name).toContain(p.node);
     }
     const port = kubectl("get", "service", "curry-svc-vdu001-multiple", "-o", "jsonpath={.spec.ports[0].nodePort}");
@@ -445,9 +541,12 @@ describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real 
 /** A Deployment `name` (pods labelled app=<name>) of `replicas` sleeping containers in podnet's image, placed by `affinity`. */
 function applySleepers(name: string, replicas: number, affinity: object): void {
   const manifest = {
-    apiVersion: "apps/v1", kind: "Deployment", metadata: { name, namespace: "default" },
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace: "default" },
     spec: {
-      replicas, selector: { matchLabels: { app: name } },
+      replicas,
+      selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
         spec: { terminationGracePeriodSeconds: 1, affinity, containers: [{ name, image: podnetImage, command: ["sleep", "infinity"] }] },
@@ -460,7 +559,11 @@ function applySleepers(name: string, replicas: number, affinity: object): void {
 
 /** The pods of the `sleeper` Deployment: name, node, phase. */
 function sleepers(): { name: string; node: string; phase: string }[] {
-  const pods = (JSON.parse(kubectl("get", "pods", "-l", "app=sleeper", "-o", "json")) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[] }).items;
+  const pods = (
+    JSON.parse(kubectl("get", "pods", "-l", "app=sleeper", "-o", "json")) as {
+      items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[];
+    }
+  ).items;
   return pods.filter((p) => !p.metadata.deletionTimestamp).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase }));
 }
 
@@ -472,13 +575,23 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
   const NEW = `${VNF}-workernode-2`;
   it("scale out: workerNode-2's server, its node joins and is Ready; a workload scheduled there runs from the registry's image", async () => {
     await scale("out");
-    expect(servers(VNF).map((s) => s.Name).sort()).toContain(`${VNF}-vnf-workerNode-2`);
+    expect(
+      servers(VNF)
+        .map((s) => s.Name)
+        .sort(),
+    ).toContain(`${VNF}-vnf-workerNode-2`);
     await until(`${NEW} Ready`, 300, () => {
       const n = JSON.parse(kubectl("get", "node", NEW, "-o", "json")) as { status: { conditions: { type: string; status: string }[] } };
       return n.status.conditions.some((c) => c.type === "Ready" && c.status === "True");
     });
     // A Deployment that prefers the new node (the scheduler places it there).
-    applySleepers("sleeper", 1, { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NEW] }] } }] } });
+    applySleepers("sleeper", 1, {
+      nodeAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 100, preference: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "In", values: [NEW] }] } },
+        ],
+      },
+    });
     const [pod] = await until("the workload Running", 300, () => {
       const p = sleepers();
       return p.length === 1 && p[0].phase === "Running" && p;
@@ -489,7 +602,11 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
   it("scale in: the new node drained (the workload rescheduled on another worker), the Node deleted, then its server", async () => {
     const leaving = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-2`)!;
     await scale("in");
-    expect(servers(VNF).map((s) => s.Name).sort()).toEqual([`${VNF}-vnf-masterNode-0`, `${VNF}-vnf-workerNode-0`, `${VNF}-vnf-workerNode-1`]);
+    expect(
+      servers(VNF)
+        .map((s) => s.Name)
+        .sort(),
+    ).toEqual([`${VNF}-vnf-masterNode-0`, `${VNF}-vnf-workerNode-0`, `${VNF}-vnf-workerNode-1`]);
     const nodes = (JSON.parse(kubectl("get", "nodes", "-o", "json")) as { items: { metadata: { name: string } }[] }).items.map((n) => n.metadata.name).sort();
     expect(nodes).toEqual([`${VNF}-masternode-0`, `${VNF}-workernode-0`, `${VNF}-workernode-1`]);
     const [pod] = await until("the workload Running elsewhere", 300, () => {
@@ -523,9 +640,13 @@ const PA = "k8sp";
 const PA_VIM = "kubernetes_podaffinity_vim";
 const PA_NODES = ["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0", "workerNode-1"].map((v) => `${PA}-${v.toLowerCase()}`);
 const paServer = (vnfc: string) => servers(PA).find((s) => s.Name === `${PA}-vnf-${vnfc}`)!;
-interface Placement { "OS-EXT-SRV-ATTR:host": string; "OS-EXT-AZ:availability_zone": string }
+interface Placement {
+  "OS-EXT-SRV-ATTR:host": string;
+  "OS-EXT-AZ:availability_zone": string;
+}
 const placement = (s: Server) => os<Placement>("server", "show", s.ID);
-const serverGroups = (prefix: string) => os<{ ID: string; Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith(`${prefix}-`));
+const serverGroups = (prefix: string) =>
+  os<{ ID: string; Name: string }[]>("server", "group", "list", "--all-projects").filter((g) => g.Name.startsWith(`${prefix}-`));
 
 /**
  * Two servers of a hard anti-affinity group booted at the same moment can both be placed on one of
@@ -533,7 +654,8 @@ const serverGroups = (prefix: string) => os<{ ID: string; Name: string }[]>("ser
  * host left, and it ends in ERROR (about 1 `up` in 6). An operator heals that VNFC: so does this
  * `up`, by replacing that server, and counts it.
  */
-const NOVA_GROUP_RACE = /creating (urn:pulumi:\S+?openstack:compute\/instance:Instance::\S+?): 1 error occurred:\s+\* Error waiting for instance \(\S+\) to become ready: unexpected state 'ERROR'/;
+const NOVA_GROUP_RACE =
+  /creating (urn:pulumi:\S+?openstack:compute\/instance:Instance::\S+?): 1 error occurred:\s+\* Error waiting for instance \(\S+\) to become ready: unexpected state 'ERROR'/;
 const novaGroupRaceHeals: string[] = [];
 async function upHealingGroupRace(label: string): Promise<void> {
   await timed(label, async () => {
@@ -555,10 +677,11 @@ async function upHealingGroupRace(label: string): Promise<void> {
 /** The pods of the `spread` Deployment (one per CIS-node value): name, node, phase. */
 const spreadPods = () => pods(["-l", "app=spread"]);
 /** Until both replicas of `spread` run, on two different workers. */
-const spreadOverWorkers = () => until("a spread pod Running on each worker", 300, () => {
-  const p = spreadPods();
-  return p.length === 2 && p.every((x) => x.phase === "Running") && new Set(p.map((x) => x.node)).size === 2 && p;
-});
+const spreadOverWorkers = () =>
+  until("a spread pod Running on each worker", 300, () => {
+    const p = spreadPods();
+    return p.length === 2 && p.every((x) => x.phase === "Running") && new Set(p.map((x) => x.node)).size === 2 && p;
+  });
 
 /**
  * Removes a cluster from the stack by an `up` of its own (an `up` that also adds the next cluster
@@ -606,7 +729,15 @@ const serverPods = () => pods(["-l", "app=server"]);
 /** The client hook's answers on a VM host of the client: [operation, answer]. */
 function clientLog(s: Server): [string, string][] {
   const file = path.join(labEnv.state_dir, "hosts", s.ID, "root/var/log/nfv-client.log");
-  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").map((l) => { const [, op, ...answer] = l.split(" "); return [op, answer.join(" ")]; }) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => {
+          const [, op, ...answer] = l.split(" ");
+          return [op, answer.join(" ")];
+        })
+    : [];
 }
 
 describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab OpenStack and a CNF on the cluster, joined by the NS virtual link", () => {
@@ -635,7 +766,10 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
     // The NS virtual link on the network the cluster's nodes are on: the CNF is reached through its Service there.
     await set("network_services.hybrid.links.service_link", labResources(labEnv)["network.lab-net"]);
     const up = await timed("ns up", () => stack.up({ color: "never" }));
-    expect(up.outputs.networkServices.value.hybrid).toEqual({ vnfs: { client: NS_CLIENT, server: NS_SERVER }, linkNetworkIds: { service_link: labResources(labEnv)["network.lab-net"] } });
+    expect(up.outputs.networkServices.value.hybrid).toEqual({
+      vnfs: { client: NS_CLIENT, server: NS_SERVER },
+      linkNetworkIds: { service_link: labResources(labEnv)["network.lab-net"] },
+    });
     const [pod] = await until("the server pod Running", 300, () => {
       const p = serverPods();
       return p.length === 1 && p[0].phase === "Running" && p;
@@ -723,10 +857,20 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
 
   it("a server group per role through the API with its members; the workers on different compute hosts, each labelled with its own host and zone; the masters not", () => {
     const groups = serverGroups(PA);
-    const show = (name: string) => os<{ policy?: string; policies?: string | string[]; members: string | string[] }>("server", "group", "show", groups.find((g) => g.Name === name)!.ID);
+    const show = (name: string) =>
+      os<{ policy?: string; policies?: string | string[]; members: string | string[] }>("server", "group", "show", groups.find((g) => g.Name === name)!.ID);
     // The client prints lists as lists or as "a, b" depending on its version.
-    const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : String(v ?? "").split(/,\s*/).filter(Boolean)).sort();
-    const policy = (name: string) => { const g = show(name); return g.policy ?? list(g.policies).join(","); };
+    const list = (v: string | string[] | undefined) =>
+      (Array.isArray(v)
+        ? v
+        : String(v ?? "")
+            .split(/,\s*/)
+            .filter(Boolean)
+      ).sort();
+    const policy = (name: string) => {
+      const g = show(name);
+      return g.policy ?? list(g.policies).join(",");
+    };
     expect(groups.map((g) => g.Name).sort()).toEqual([`${PA}-vnf-masterNode_server_group`, `${PA}-vnf-workerNode_server_group`]);
     expect([policy(`${PA}-vnf-masterNode_server_group`), policy(`${PA}-vnf-workerNode_server_group`)]).toEqual(["soft-anti-affinity", "anti-affinity"]);
     expect(list(show(`${PA}-vnf-workerNode_server_group`).members)).toEqual(["workerNode-0", "workerNode-1"].map((w) => paServer(w).ID).sort());
@@ -735,7 +879,10 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
     expect(w0["OS-EXT-SRV-ATTR:host"]).not.toBe(w1["OS-EXT-SRV-ATTR:host"]);
     const labels = Object.fromEntries(nodeList().map((n) => [n.metadata.name, n.metadata.labels]));
     // The lab VIM's user has the admin role in its project (as a Tacker VIM's user has): Nova shows it the host's name.
-    for (const [w, p] of [["workerNode-0", w0], ["workerNode-1", w1]] as const) {
+    for (const [w, p] of [
+      ["workerNode-0", w0],
+      ["workerNode-1", w1],
+    ] as const) {
       const l = labels[`${PA}-${w.toLowerCase()}`];
       expect([l["CIS-node"], l["topology.kubernetes.io/zone"]], w).toEqual([p["OS-EXT-SRV-ATTR:host"], p["OS-EXT-AZ:availability_zone"]]);
     }
@@ -743,7 +890,9 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
   });
 
   it("a Deployment with a required pod anti-affinity on CIS-node (what the labels are for) runs one pod on each worker", async () => {
-    applySleepers("spread", 2, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "CIS-node", labelSelector: { matchLabels: { app: "spread" } } }] } });
+    applySleepers("spread", 2, {
+      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "CIS-node", labelSelector: { matchLabels: { app: "spread" } } }] },
+    });
     const p = await spreadOverWorkers();
     expect(p.map((x) => x.node).sort()).toEqual(PA_NODES.slice(3));
   });
@@ -778,8 +927,16 @@ const haServer = (vnfc: string) => haServers.find((s) => s.Name === `${HA}-vnf-$
 
 /** etcd's members as a master's etcdctl sees them (the healthcheck client certificate kubeadm made). */
 function etcdctl(master: Server, ...args: string[]): string {
-  return inHost(master, "etcdctl", "--endpoints=https://127.0.0.1:2379", "--cacert=/etc/kubernetes/pki/etcd/ca.crt",
-    "--cert=/etc/kubernetes/pki/etcd/healthcheck-client.crt", "--key=/etc/kubernetes/pki/etcd/healthcheck-client.key", "--command-timeout=10s", ...args);
+  return inHost(
+    master,
+    "etcdctl",
+    "--endpoints=https://127.0.0.1:2379",
+    "--cacert=/etc/kubernetes/pki/etcd/ca.crt",
+    "--cert=/etc/kubernetes/pki/etcd/healthcheck-client.crt",
+    "--key=/etc/kubernetes/pki/etcd/healthcheck-client.key",
+    "--command-timeout=10s",
+    ...args,
+  );
 }
 /** The names of the members, once all are started and every endpoint of the cluster is healthy. */
 function healthyMembers(master: Server): string[] | false {
@@ -801,7 +958,12 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     listHaServers();
     await useKubeconfig(HA_VIM);
     const nodes = await allReady(HA_NODES);
-    expect(nodes.filter((n) => "node-role.kubernetes.io/control-plane" in n.metadata.labels).map((n) => n.metadata.name).sort()).toEqual(HA_NODES.slice(0, 3));
+    expect(
+      nodes
+        .filter((n) => "node-role.kubernetes.io/control-plane" in n.metadata.labels)
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual(HA_NODES.slice(0, 3));
     const vipPort = os<{ ID: string; Name: string }[]>("port", "list").find((p) => p.Name === `${HA}-vip_CP`)!;
     vip = os<{ fixed_ips: { ip_address: string }[] }>("port", "show", vipPort.ID).fixed_ips[0].ip_address;
     expect(readFileSync(kubeconfigFile, "utf8")).toContain(`server: https://${vip}:16443`);
@@ -833,7 +995,9 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       const file = (f: string) => inHost(s, "cat", f);
       const dropIn = file("/etc/systemd/system/containerd.service.d/nfv-proxy.conf");
       const noProxy = /"NO_PROXY=([^"]+)"/.exec(dropIn)![1].split(",");
-      expect(noProxy, s.Name).toEqual(expect.arrayContaining([vip, "10.10.0.0/24", POD_CIDR, "10.199.187.0/24", registryIp, "10.0.0.1", "localhost", ".svc", ".cluster.local"]));
+      expect(noProxy, s.Name).toEqual(
+        expect.arrayContaining([vip, "10.10.0.0/24", POD_CIDR, "10.199.187.0/24", registryIp, "10.0.0.1", "localhost", ".svc", ".cluster.local"]),
+      );
       expect(dropIn, s.Name).toBe(proxyDropIn({ httpProxy: HTTP_PROXY, httpsProxy: HTTPS_PROXY, noProxy: noProxy.join(",") }));
       expect(file("/etc/systemd/system/kubelet.service.d/nfv-proxy.conf"), s.Name).toBe(dropIn);
       expect(file("/etc/apt/apt.conf.d/95nfv-k8s-proxy"), s.Name).toBe(aptProxyConf({ httpProxy: HTTP_PROXY, httpsProxy: HTTPS_PROXY }));
@@ -845,7 +1009,9 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       expect(file(`${certs}/hosts.toml`), s.Name).toContain(`ca = "${certs}/ca.crt"`);
       expect(file(`${certs}/ca.crt`), s.Name).toBe(readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), "utf8").trimEnd() + "\n");
       expect(inHost(s, "stat", "-c", "%a", "/var/lib/kubelet/config.json").trim(), s.Name).toBe("600");
-      expect(Object.keys((JSON.parse(file("/var/lib/kubelet/config.json")) as { auths: object }).auths).sort(), s.Name).toEqual([registry, SITE.httpsRegistry].sort());
+      expect(Object.keys((JSON.parse(file("/var/lib/kubelet/config.json")) as { auths: object }).auths).sort(), s.Name).toEqual(
+        [registry, SITE.httpsRegistry].sort(),
+      );
       expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} registry.example`);
     }
   });
@@ -858,7 +1024,11 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       return h.length === 1 && h[0] !== holder && h;
     });
     console.log(`VIP ${vip}: ${holder} -> ${next}`);
-    expect(nodeList().map((n) => n.metadata.name).sort()).toEqual(HA_NODES);
+    expect(
+      nodeList()
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual(HA_NODES);
     inHost(haServer(holder), "systemctl", "start", "keepalived");
     await until("one VIP holder again", 60, () => vipHolders(vip).length === 1);
     expect(nodeList()).toHaveLength(5);

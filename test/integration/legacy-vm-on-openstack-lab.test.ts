@@ -21,16 +21,30 @@ let lab!: LabStack;
 
 const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 
-interface Server { ID: string; Name: string; Status: string }
-interface ServerShow { flavor: string | { name?: string; original_name?: string }; image: string | { id: string } }
-interface PortShow { name: string; network_id: string; device_id: string }
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+}
+interface ServerShow {
+  flavor: string | { name?: string; original_name?: string };
+  image: string | { id: string };
+}
+interface PortShow {
+  name: string;
+  network_id: string;
+  device_id: string;
+}
 
 const ours = <T extends { Name: string }>(xs: T[]) => xs.filter((x) => x.Name.startsWith("hello-")).sort((a, b) => a.Name.localeCompare(b.Name));
 const servers = () => ours(os<Server[]>("server", "list"));
 
 /** The sample with every VL on the lab's network, and Tacker's minimal request for flavour `default`. */
 function writeInputs(): { vnfd: string; request: string } {
-  const text = readFileSync(path.join(ROOT, "test/fixtures/legacy-vm/tosca-vnfd-hello-world.yaml"), "utf8").replace(/network_name: \S+/g, "network_name: lab-net");
+  const text = readFileSync(path.join(ROOT, "test/fixtures/legacy-vm/tosca-vnfd-hello-world.yaml"), "utf8").replace(
+    /network_name: \S+/g,
+    "network_name: lab-net",
+  );
   const vnfd = path.join(lab.work, "tosca-vnfd-hello-world.yaml");
   writeFileSync(vnfd, text);
   const request = path.join(lab.work, "hello-request.json");

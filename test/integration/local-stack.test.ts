@@ -105,7 +105,9 @@ describe("local-render stack, real engine", () => {
         () => "the preview succeeded",
         (e: Error) => e.message,
       );
-      expect(failure).toMatch(/error: invalid configuration for stack 'it-bad-config' \(1 problem\):\n\s+Pulumi\.it-bad-config\.yaml:\d+:\d+ \(pulumi-nfv:vims\.edge\.type\): error VIM_UNKNOWN_TYPE: unknown VIM type 'nonsense'/);
+      expect(failure).toMatch(
+        /error: invalid configuration for stack 'it-bad-config' \(1 problem\):\n\s+Pulumi\.it-bad-config\.yaml:\d+:\d+ \(pulumi-nfv:vims\.edge\.type\): error VIM_UNKNOWN_TYPE: unknown VIM type 'nonsense'/,
+      );
       expect(failure).not.toContain("unhandled exception");
       expect(failure).not.toMatch(/\n\s+at /);
     } finally {

@@ -29,20 +29,46 @@ const enabled = openstackLabEnabled();
 
 let lab!: LabStack;
 
-interface Cluster { uuid: string; status: string; node_count: number; master_count: number; api_address: string; stack_id: string; master_addresses: string[]; node_addresses: string[] }
-interface Server { ID: string; Name: string; Status: string; Networks: Record<string, string[]> | string }
-interface Acknowledged { resource: string; action: string; server: string }
+interface Cluster {
+  uuid: string;
+  status: string;
+  node_count: number;
+  master_count: number;
+  api_address: string;
+  stack_id: string;
+  master_addresses: string[];
+  node_addresses: string[];
+}
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+  Networks: Record<string, string[]> | string;
+}
+interface Acknowledged {
+  resource: string;
+  action: string;
+  server: string;
+}
 
 const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 const clusters = () => os<{ uuid: string; name: string }[]>("coe", "cluster", "list").filter((c) => c.name === NAME);
 const cluster = () => os<Cluster>("coe", "cluster", "show", NAME);
 /** Magnum names the servers `<cluster>-<suffix>-master-N` / `-node-N`. */
-const servers = (role: "master" | "node") => os<Server[]>("server", "list").filter((s) => new RegExp(`^${NAME}-[a-z0-9]+-${role}-\\d+$`).test(s.Name)).sort((a, b) => a.Name.localeCompare(b.Name));
+const servers = (role: "master" | "node") =>
+  os<Server[]>("server", "list")
+    .filter((s) => new RegExp(`^${NAME}-[a-z0-9]+-${role}-\\d+$`).test(s.Name))
+    .sort((a, b) => a.Name.localeCompare(b.Name));
 /** What the heat-agent stand-in signalled for a server (lab/openstack/standins/heat-agent). */
 function acknowledged(serverId: string): string[] {
   const file = path.join(lab.facts.state_dir, "heat-agent", `${serverId}.jsonl`);
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Acknowledged).map((a) => `${a.resource}:${a.action}`).sort();
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Acknowledged)
+    .map((a) => `${a.resource}:${a.action}`)
+    .sort();
 }
 /**
  * Magnum 15 answers a GET of a cluster whose node groups are already deleted, but not yet the
@@ -104,7 +130,10 @@ describe.skipIf(!enabled)("MagnumCluster on the lab OpenStack's Magnum, by a rea
     expect(out.clusterId).toBe(c.uuid);
     expect(out.vimName).toBe(VIM);
     // `coe ca show` prints the PEM itself (it has no -f json)
-    const ca = execFileSync("openstack", ["coe", "ca", "show", NAME], { env: { ...process.env, OS_CLIENT_CONFIG_FILE: lab.facts.clouds_yaml, OS_CLOUD: "oslab" }, encoding: "utf8" });
+    const ca = execFileSync("openstack", ["coe", "ca", "show", NAME], {
+      env: { ...process.env, OS_CLIENT_CONFIG_FILE: lab.facts.clouds_yaml, OS_CLOUD: "oslab" },
+      encoding: "utf8",
+    });
     expect(ca).toContain("BEGIN CERTIFICATE");
     expect((out.caCertificate as string).trim()).toBe(ca.trim());
     expect(up.outputs.vims.value[VIM]).toMatchObject({ type: "kubernetes", name: VIM });
@@ -158,12 +187,16 @@ describe.skipIf(!enabled)("MagnumCluster on the lab OpenStack's Magnum, by a rea
     const oldServers = [...servers("master"), ...servers("node")].map((s) => s.ID);
     const oldCa = ((await lab.stack.outputs()).magnumClusters.value[NAME] as { caCertificate: string }).caCertificate;
     const state = (await lab.stack.exportStack()).deployment;
-    const urn = state.resources.find((r: { type: string; urn: string }) => r.type === "openstack:containerinfra/cluster:Cluster" && r.urn.endsWith(`::${NAME}`)).urn as string;
+    const urn = state.resources.find((r: { type: string; urn: string }) => r.type === "openstack:containerinfra/cluster:Cluster" && r.urn.endsWith(`::${NAME}`))
+      .urn as string;
     const replaced: string[] = [];
-    const onEvent = (e: EngineEvent) => { if (e.resOutputsEvent?.metadata.op === "replace") replaced.push(e.resOutputsEvent.metadata.type); };
+    const onEvent = (e: EngineEvent) => {
+      if (e.resOutputsEvent?.metadata.op === "replace") replaced.push(e.resOutputsEvent.metadata.type);
+    };
     const up = await onceMoreAfterDeleteRace(
       () => lab.stack.up({ color: "never", replace: [urn], onEvent }),
-      () => lab.stack.up({ color: "never" }));
+      () => lab.stack.up({ color: "never" }),
+    );
     expect(up.summary.result).toBe("succeeded");
     // The cluster, and the Kubernetes provider of its VIM: its kubeconfig (endpoint, CA) is new.
     expect(replaced.sort()).toEqual(["openstack:containerinfra/cluster:Cluster", "pulumi:providers:kubernetes"]);

@@ -23,9 +23,20 @@ let lab!: LabStack;
 
 const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 
-interface Server { ID: string; Name: string; Status: string }
-interface Port { ID: string; Name: string; "Fixed IP Addresses": { ip_address: string }[] | string }
-interface Volume { ID: string; Name: string }
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+}
+interface Port {
+  ID: string;
+  Name: string;
+  "Fixed IP Addresses": { ip_address: string }[] | string;
+}
+interface Volume {
+  ID: string;
+  Name: string;
+}
 
 const ours = <T extends { Name: string }>(xs: T[]) => xs.filter((x) => x.Name.startsWith("hw-")).sort((a, b) => a.Name.localeCompare(b.Name));
 const servers = () => ours(os<Server[]>("server", "list"));
@@ -37,7 +48,12 @@ const nfv = (...args: string[]) => runNfv(lab.local.env, args);
 /** The request of the fixtures, pointed at the lab's provider network with a fixed address on CP1. */
 function labRequest(level: string): string {
   const resources = labResources(lab.facts);
-  const request = JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/vnf/helloworld3_${level}.json`), "utf8")) as { extVirtualLinks: { resourceId: string; extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[] }[] };
+  const request = JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/vnf/helloworld3_${level}.json`), "utf8")) as {
+    extVirtualLinks: {
+      resourceId: string;
+      extCps: { cpConfig: { cpProtocolData: { ipOverEthernet: { ipAddresses: { fixedAddresses: string[]; subnetId: string }[] } }[] }[] }[];
+    }[];
+  };
   const link = request.extVirtualLinks[0];
   link.resourceId = resources["network.lab-net"];
   const address = link.extCps[0].cpConfig[0].cpProtocolData[0].ipOverEthernet.ipAddresses[0];
@@ -63,7 +79,10 @@ describe.skipIf(!enabled)("helloworld3 on the lab OpenStack, by a real pulumi up
   it("level 1: Nova, Neutron and Cinder hold exactly the planned servers, ports (fixed IP on CP1) and volume", async () => {
     const up = await lab.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
-    expect(servers().map((s) => [s.Name, s.Status])).toEqual([["hw-VDU1-0", "ACTIVE"], ["hw-VDU2-0", "ACTIVE"]]);
+    expect(servers().map((s) => [s.Name, s.Status])).toEqual([
+      ["hw-VDU1-0", "ACTIVE"],
+      ["hw-VDU2-0", "ACTIVE"],
+    ]);
     expect(ports().map((p) => p.Name)).toEqual(["hw-VDU1-0-CP1", "hw-VDU1-0-CP2", "hw-VDU2-0-CP3"]);
     expect(ipsOf(ports()[0])).toEqual([FIXED_IP]);
     expect(volumes().map((v) => v.Name)).toEqual(["hw-VDU2-0-VirtualStorage"]);

@@ -10,7 +10,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canary, openLocalStack, registerPrivateKeyFile, removeTestStack, ROOT, runNfv, scanLogsNow, setSecretConfig, watchLogDir, type LocalStack } from "./harness";
+import {
+  canary,
+  openLocalStack,
+  registerPrivateKeyFile,
+  removeTestStack,
+  ROOT,
+  runNfv,
+  scanLogsNow,
+  setSecretConfig,
+  watchLogDir,
+  type LocalStack,
+} from "./harness";
 import { buildOciImage, pulledLayers, pushImage, registryAnswers } from "./lab/oci";
 
 const HOST = "itreg";
@@ -27,7 +38,10 @@ const IMAGE = `${REGISTRY}/nfv/hello:1.0`;
 const BRIDGE = "nfvlab0";
 const SHARED_DIRS = ["/etc/docker", "/var/lib/docker-registry", "/etc/nfv-registry", "/var/lib/nfv-registry"];
 const STATE_ROOT = path.join(process.env.NFV_LAB_STATE ?? "/var/lib/pulumi-nfv-lab", "hosts");
-const linkExists = (name: string) => execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).split("\n").some((l) => l.split(": ")[1]?.split("@")[0] === name);
+const linkExists = (name: string) =>
+  execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" })
+    .split("\n")
+    .some((l) => l.split(": ")[1]?.split("@")[0] === name);
 const guardRoute = () => execFileSync("ip", ["route", "show", "10.254.0.0/16"], { encoding: "utf8" }).trim();
 const recordedDirs = (): string[] => {
   const file = path.join(STATE_ROOT, ".created-mount-points");
@@ -39,7 +53,10 @@ let local: LocalStack;
 let work = "";
 let facts: Record<string, string> = {};
 
-const netnsPids = () => execFileSync("ip", ["netns", "pids", `nfv-${HOST}`], { encoding: "utf8" }).split("\n").filter(Boolean);
+const netnsPids = () =>
+  execFileSync("ip", ["netns", "pids", `nfv-${HOST}`], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 const registryPids = () => netnsPids().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("/usr/bin/docker-registry"));
 
 describe("a private registry on a lab host, installed over SSH by a real pulumi up", () => {
@@ -51,7 +68,12 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     // directories, and they stay; the script's own mount points are recorded.
     const recorded = recordedDirs();
     before = { bridge, keptDirs: SHARED_DIRS.filter((d) => existsSync(d) && !recorded.includes(d)) };
-    facts = Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    facts = Object.fromEntries(
+      out
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
     local = await openLocalStack({ stackName: STACK });
     const set = (key: string, value: string) => local.stack.setConfig(`pulumi-nfv:vnfs.registry.${key}`, { value }, true);
     await set("host.address", ADDRESS);
@@ -78,7 +100,11 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
   it("up installs Debian's docker-registry on the host over SSH; it answers on the host's address", async () => {
     const up = await local.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
-    expect(up.outputs.vnfs.value.registry).toMatchObject({ component: "private-registry", endpoint: REGISTRY, connectionInfo: { connection_type: "0", server: REGISTRY } });
+    expect(up.outputs.vnfs.value.registry).toMatchObject({
+      component: "private-registry",
+      endpoint: REGISTRY,
+      connectionInfo: { connection_type: "0", server: REGISTRY },
+    });
     expect(await registryAnswers(REGISTRY)).toBe(true);
     expect(registryPids()).toHaveLength(1);
     // The install ran in the host's own namespaces: its config is in the host's private /etc/docker.
@@ -133,7 +159,9 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     execFileSync(HOSTS, ["down", HOST], { stdio: "pipe" });
     expect(execFileSync("ip", ["netns", "list"], { encoding: "utf8" })).not.toContain(`nfv-${HOST}`);
     expect(existsSync(path.dirname(facts.private_key_file))).toBe(false);
-    const anywhere = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.startsWith("/usr/bin/docker-registry"));
+    const anywhere = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.startsWith("/usr/bin/docker-registry"));
     expect(anywhere).toEqual([]);
     // This file's host was the only one: its down was the last, and took what the hosts share.
     expect(guardRoute()).toBe("");

@@ -25,9 +25,22 @@ const enabled = openstackLabEnabled();
 let lab!: LabStack;
 let endpoint = "";
 
-interface Server { ID: string; Name: string; Status: string }
-interface Port { ID: string; Name: string; "Fixed IP Addresses": { ip_address: string }[] | string }
-interface Volume { ID: string; Name: string; Size: number; "Attached to": { server_id: string }[] | string }
+interface Server {
+  ID: string;
+  Name: string;
+  Status: string;
+}
+interface Port {
+  ID: string;
+  Name: string;
+  "Fixed IP Addresses": { ip_address: string }[] | string;
+}
+interface Volume {
+  ID: string;
+  Name: string;
+  Size: number;
+  "Attached to": { server_id: string }[] | string;
+}
 
 const os = <T>(...args: string[]) => openstackCli<T>(lab.facts, args);
 const ours = <T extends { Name: string }>(xs: T[]) => xs.filter((x) => x.Name.startsWith(`${VNF}-`)).sort((a, b) => a.Name.localeCompare(b.Name));
@@ -40,7 +53,9 @@ const image = () => `${endpoint}/nfv/hello:1.0`;
 /** The VM host of a server: its tree, and whether the registry storage is mounted from a loop device there. */
 function hostOf(serverId: string): { root: string; storageMounted: boolean } {
   const root = path.join(lab.facts.state_dir, "hosts", serverId, "root");
-  const mounts = readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((l) => l.split(" "));
+  const mounts = readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((l) => l.split(" "));
   // mountinfo: field 3 is the device's major:minor (7 = loop), field 5 the mount point.
   return { root, storageMounted: mounts.some((m) => m[4] === `${root}/var/lib/nfv-registry` && m[2]?.startsWith("7:")) };
 }

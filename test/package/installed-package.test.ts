@@ -25,10 +25,18 @@ let snippets: { file: string; from: string }[];
 
 /** The ```ts blocks of the READMEs that import the package by name. */
 function readmeSnippets(): { from: string; code: string }[] {
-  const readmes = ["README.md", ...["components", "translators", "mgmt", "cli"].flatMap((dir) =>
-    (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => path.basename(f) === "README.md").map((f) => path.join(dir, f)))];
-  return readmes.flatMap((from) => [...readFileSync(path.join(ROOT, from), "utf8").matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
-    .map((m) => m[1]).filter((code) => code.includes('from "pulumi-nfv"')).map((code) => ({ from, code })));
+  const readmes = [
+    "README.md",
+    ...["components", "translators", "mgmt", "cli"].flatMap((dir) =>
+      (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => path.basename(f) === "README.md").map((f) => path.join(dir, f)),
+    ),
+  ];
+  return readmes.flatMap((from) =>
+    [...readFileSync(path.join(ROOT, from), "utf8").matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
+      .map((m) => m[1])
+      .filter((code) => code.includes('from "pulumi-nfv"'))
+      .map((code) => ({ from, code })),
+  );
 }
 
 beforeAll(async () => {
@@ -46,15 +54,23 @@ beforeAll(async () => {
   }
   writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
   writeFileSync(path.join(app, "program.ts"), PROGRAM);
-  snippets = readmeSnippets().map((s, i) => ({ file: `snippet-${i}.ts`, from: s.from, code: s.code })).map(({ file, from, code }) => {
-    writeFileSync(path.join(app, file), `// ${from}\n${code}`);
-    return { file, from };
-  });
-  for (const [name, module, moduleResolution] of [["tsconfig.commonjs.json", "commonjs", "node10"], ["tsconfig.node16.json", "node16", "node16"]]) {
-    writeFileSync(path.join(app, name), JSON.stringify({
-      compilerOptions: { target: "ES2022", module, moduleResolution, strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
-      files: ["program.ts", ...snippets.map((s) => s.file)],
-    }));
+  snippets = readmeSnippets()
+    .map((s, i) => ({ file: `snippet-${i}.ts`, from: s.from, code: s.code }))
+    .map(({ file, from, code }) => {
+      writeFileSync(path.join(app, file), `// ${from}\n${code}`);
+      return { file, from };
+    });
+  for (const [name, module, moduleResolution] of [
+    ["tsconfig.commonjs.json", "commonjs", "node10"],
+    ["tsconfig.node16.json", "node16", "node16"],
+  ]) {
+    writeFileSync(
+      path.join(app, name),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module, moduleResolution, strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
+        files: ["program.ts", ...snippets.map((s) => s.file)],
+      }),
+    );
   }
 }, 300_000);
 
@@ -109,7 +125,9 @@ describe("the packed package, installed by name", () => {
   });
 
   it("has the README snippets to check: the root README's, each component's, the translator's", () => {
-    expect(new Set(snippets.map((s) => s.from))).toEqual(new Set(["README.md", "components/cnf/README.md", "components/k8s-cluster/README.md", "components/vnf/README.md", "translators/tosca/README.md"]));
+    expect(new Set(snippets.map((s) => s.from))).toEqual(
+      new Set(["README.md", "components/cnf/README.md", "components/k8s-cluster/README.md", "components/vnf/README.md", "translators/tosca/README.md"]),
+    );
   });
 
   it("type-checks a program and the README snippets importing it by name, as a CommonJS project (main, types)", async () => {
@@ -131,10 +149,22 @@ describe("the packed package, installed by name", () => {
         deep,
       }));`);
     expect(realpathSync(r.resolved as string)).toBe(realpathSync(path.join(installed, "dist/index.js")));
-    expect(r.functions).toEqual(expect.arrayContaining([
-      "ContainerizedVnf", "K8sCluster", "KubernetesVim", "MagnumCluster", "OpenStackVim", "PrivateRegistry", "VmVnf",
-      "loadVnfPackage", "parseVimConfig", "readInstantiateRequest", "readVimConfigFile", "vimFromSpec",
-    ]));
+    expect(r.functions).toEqual(
+      expect.arrayContaining([
+        "ContainerizedVnf",
+        "K8sCluster",
+        "KubernetesVim",
+        "MagnumCluster",
+        "OpenStackVim",
+        "PrivateRegistry",
+        "VmVnf",
+        "loadVnfPackage",
+        "parseVimConfig",
+        "readInstantiateRequest",
+        "readVimConfigFile",
+        "vimFromSpec",
+      ]),
+    );
     expect(r.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });
 
@@ -174,14 +204,20 @@ describe("the packed package, installed by name", () => {
     expect(r.installScriptIsFile).toBe(true);
     expect(inPackage(r.installScript as string)).toBe(true);
     expect(r.copied).toEqual([r.installScript]);
-    expect(r.nodeScripts).toEqual(readdirSync(path.join(ROOT, "mgmt/k8s")).filter((f) => f.endsWith(".sh")).sort());
+    expect(r.nodeScripts).toEqual(
+      readdirSync(path.join(ROOT, "mgmt/k8s"))
+        .filter((f) => f.endsWith(".sh"))
+        .sort(),
+    );
   });
 
   it("the nfv bin runs from the package: validate passes a valid package, fails a broken one", async () => {
     const bin = path.join(installed, "dist/cli/nfv.js");
     const ok = await run(process.execPath, [bin, "validate", path.join(ROOT, "test/fixtures/packages/valid.zip")], { cwd: app });
     expect(ok.stdout).toContain("0 error(s)");
-    const broken = await run(process.execPath, [bin, "validate", path.join(ROOT, "test/fixtures/packages/zip-path-escape.zip")], { cwd: app }).catch((e: { code: number; stdout: string }) => e);
+    const broken = await run(process.execPath, [bin, "validate", path.join(ROOT, "test/fixtures/packages/zip-path-escape.zip")], { cwd: app }).catch(
+      (e: { code: number; stdout: string }) => e,
+    );
     expect(broken).toMatchObject({ code: 1, stdout: expect.stringContaining("PKG_ZIP_ESCAPE") });
   });
 });

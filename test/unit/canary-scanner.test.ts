@@ -19,7 +19,10 @@ describe("canary values", () => {
     const b = r.canary("ssh-password");
     expect(a).toMatch(new RegExp(`^${CANARY_PREFIX}-ssh-password-[a-z0-9]{16}$`));
     expect(a).not.toBe(b);
-    expect(r.all().map((s) => [s.purpose, s.canary])).toEqual([["ssh-password", true], ["ssh-password", true]]);
+    expect(r.all().map((s) => [s.purpose, s.canary])).toEqual([
+      ["ssh-password", true],
+      ["ssh-password", true],
+    ]);
     expect(() => r.canary("Bad Purpose")).toThrow(/use a-z, 0-9 and -/);
     expect(() => r.register("short", "abc")).toThrow(/too short to scan for/);
   });
@@ -29,10 +32,15 @@ describe("scanText finds each form", () => {
   const r = new SecretRegistry();
   const value = r.canary("helm-password");
   // A lab secret with characters that every encoding changes.
-  const odd = "pa ss/wörd+\"quoted\"&=%";
+  const odd = 'pa ss/wörd+"quoted"&=%';
   r.register("lab-password", odd);
   const among = r.all();
-  const formsOf = (text: string, which = value) => scanText(text, "t", among.filter((s) => s.value === which)).map((h) => h.form);
+  const formsOf = (text: string, which = value) =>
+    scanText(
+      text,
+      "t",
+      among.filter((s) => s.value === which),
+    ).map((h) => h.form);
 
   it("plain, inside other text", () => {
     expect(formsOf(`{"user":"u","password":"${value}"}`)).toContain("plain");
@@ -65,13 +73,16 @@ describe("scanText finds each form", () => {
   });
 
   it("every form encodedForms lists is found when the text holds it (fast-check, 2000 secrets and surroundings)", () => {
-    fc.assert(fc.property(fc.string({ minLength: 12, maxLength: 60 }), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (secret, before, after) => {
-      const reg = new SecretRegistry();
-      reg.register("p", secret);
-      for (const f of encodedForms(secret)) {
-        expect(scanText(`${before}${f.needle}${after}`, "t", reg.all()).length, f.form).toBeGreaterThan(0);
-      }
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ minLength: 12, maxLength: 60 }), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (secret, before, after) => {
+        const reg = new SecretRegistry();
+        reg.register("p", secret);
+        for (const f of encodedForms(secret)) {
+          expect(scanText(`${before}${f.needle}${after}`, "t", reg.all()).length, f.form).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("says where, which secret and which form, never the value", () => {
@@ -89,20 +100,40 @@ describe("scanText does not cry wolf", () => {
   it("another canary, the same one with one character changed, its prefix, half of it: nothing", () => {
     const other = new SecretRegistry().canary("bearer-token");
     const changed = value.slice(0, -1) + (value.endsWith("a") ? "b" : "a");
-    for (const text of [other, changed, `${CANARY_PREFIX}-bearer-token-`, value.slice(0, value.length / 2), b64(other), b64(changed), encodeURIComponent(changed), JSON.stringify({ t: other })]) {
+    for (const text of [
+      other,
+      changed,
+      `${CANARY_PREFIX}-bearer-token-`,
+      value.slice(0, value.length / 2),
+      b64(other),
+      b64(changed),
+      encodeURIComponent(changed),
+      JSON.stringify({ t: other }),
+    ]) {
       expect(scanText(text, "t", among), text).toEqual([]);
     }
   });
 
   it("random text and random base64 (fast-check, 3000 cases of up to 4 KiB)", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 4096 }), fc.uint8Array({ maxLength: 3072 }), (text, bytes) => {
-      expect(scanText(text, "t", among)).toEqual([]);
-      expect(scanText(Buffer.from(bytes).toString("base64"), "t", among)).toEqual([]);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 4096 }), fc.uint8Array({ maxLength: 3072 }), (text, bytes) => {
+        expect(scanText(text, "t", among)).toEqual([]);
+        expect(scanText(Buffer.from(bytes).toString("base64"), "t", among)).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("a state export full of ciphertext and a kubeconfig with other base64: nothing", () => {
-    const state = JSON.stringify({ outputs: { token: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: `v1:${b64("x".repeat(40))}:${b64(value).split("").reverse().join("")}` } }, kubeconfig: b64(`apiVersion: v1\nusers:\n- name: u\n  user:\n    token: ${new SecretRegistry().canary("bearer-token")}\n`) });
+    const state = JSON.stringify({
+      outputs: {
+        token: {
+          "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+          ciphertext: `v1:${b64("x".repeat(40))}:${b64(value).split("").reverse().join("")}`,
+        },
+      },
+      kubeconfig: b64(`apiVersion: v1\nusers:\n- name: u\n  user:\n    token: ${new SecretRegistry().canary("bearer-token")}\n`),
+    });
     expect(scanText(state, "t", among)).toEqual([]);
   });
 });
@@ -125,7 +156,10 @@ describe("the process list sampler", () => {
       sampler.lookFor(r.all());
       const result = await sampler.finish();
       expect(result.commandLines).toBeGreaterThan(2);
-      expect(result.hits.map((h) => [h.purpose, h.argv0]).sort()).toEqual([["basic-auth", "sh"], ["curl-header", "sh"]]);
+      expect(result.hits.map((h) => [h.purpose, h.argv0]).sort()).toEqual([
+        ["basic-auth", "sh"],
+        ["curl-header", "sh"],
+      ]);
       expect(result.hits.find((h) => h.purpose === "curl-header")?.form).toBe("plain");
       expect(result.hits.find((h) => h.purpose === "basic-auth")?.form).toMatch(/^base64/);
       expect(JSON.stringify(result)).not.toContain(onCmdLine);

@@ -46,7 +46,14 @@ describe("loadVnfPackage", () => {
   });
 
   it("a plan problem that names no file is located in the request file", async () => {
-    const bad = file("req.json", JSON.stringify({ flavourId: "simple", instantiationLevelId: "instantiation_level_1", extVirtualLinks: [{ id: "x", resourceId: "r", extCps: [{ cpdId: "NOPE", cpConfig: [] }] }] }));
+    const bad = file(
+      "req.json",
+      JSON.stringify({
+        flavourId: "simple",
+        instantiationLevelId: "instantiation_level_1",
+        extVirtualLinks: [{ id: "x", resourceId: "r", extCps: [{ cpdId: "NOPE", cpConfig: [] }] }],
+      }),
+    );
     const loaded = await loadVnfPackage(HW3, bad);
     expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([expect.objectContaining({ code: "REQUEST_MISMATCH", file: bad })]);
   });
@@ -70,7 +77,11 @@ describe("loadVnfPackage", () => {
   it("ext-conn changes apply to the request in order", async () => {
     const loaded = await loadVnfPackage(HW3, LEVEL1, { extConnChanges: [path.join(FIXTURES, "helloworld3_change_ext_conn.json")] });
     expect(loaded.diagnostics).toEqual([]);
-    const addresses = loaded.request?.extVirtualLinks?.flatMap((l) => l.extCps.flatMap((c) => c.cpConfig.flatMap((k) => k.cpProtocolData?.flatMap((p) => p.ipOverEthernet?.ipAddresses?.flatMap((a) => a.fixedAddresses ?? []) ?? []) ?? [])));
+    const addresses = loaded.request?.extVirtualLinks?.flatMap((l) =>
+      l.extCps.flatMap((c) =>
+        c.cpConfig.flatMap((k) => k.cpProtocolData?.flatMap((p) => p.ipOverEthernet?.ipAddresses?.flatMap((a) => a.fixedAddresses ?? []) ?? []) ?? []),
+      ),
+    );
     expect(addresses).toEqual(["192.0.2.31"]);
   });
 });

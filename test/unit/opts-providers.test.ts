@@ -18,29 +18,40 @@ import { ADMIN_TOKEN, CA_HASH, CA_PEM, CERT_KEY, k8sRequest, TOKEN } from "./k8s
 import { model, PACKAGES, request } from "./vnf/vnf-mocks";
 import type { VnfModel } from "../../translators/tosca/model";
 
-interface Invoked { token: string; provider?: string }
+interface Invoked {
+  token: string;
+  provider?: string;
+}
 
 const registered: Registered[] = [];
 const invoked: Invoked[] = [];
 let ip = 100;
 
 function installMocks(): void {
-  pulumi.runtime.setMocks({
-    newResource(args) {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-      const state: Record<string, unknown> = { ...args.inputs };
-      // What the clouds would answer, as far as the components read it back.
-      if (args.type === "openstack:networking/port:Port") state.allFixedIps = [`10.10.0.${ip++}`];
-      if (args.type === "command:remote:Command" && args.name.endsWith("-init")) state.stdout = `ca_crt_b64=${Buffer.from(CA_PEM).toString("base64")}\nadmin_token=${ADMIN_TOKEN}\n`;
-      if (args.type === "command:remote:Command" && args.name.endsWith("-join-credentials")) state.stdout = `token=${TOKEN}\nca_cert_hash=${CA_HASH}\ncertificate_key=${CERT_KEY}\n`;
-      if (args.type === "openstack:containerinfra/cluster:Cluster") state.kubeconfig = { host: MAGNUM_ENDPOINT, cluster_ca_certificate: MAGNUM_CA, client_certificate: MAGNUM_CERT, client_key: MAGNUM_KEY };
-      return { id: `${args.name}-id`, state };
+  pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
+        const state: Record<string, unknown> = { ...args.inputs };
+        // What the clouds would answer, as far as the components read it back.
+        if (args.type === "openstack:networking/port:Port") state.allFixedIps = [`10.10.0.${ip++}`];
+        if (args.type === "command:remote:Command" && args.name.endsWith("-init"))
+          state.stdout = `ca_crt_b64=${Buffer.from(CA_PEM).toString("base64")}\nadmin_token=${ADMIN_TOKEN}\n`;
+        if (args.type === "command:remote:Command" && args.name.endsWith("-join-credentials"))
+          state.stdout = `token=${TOKEN}\nca_cert_hash=${CA_HASH}\ncertificate_key=${CERT_KEY}\n`;
+        if (args.type === "openstack:containerinfra/cluster:Cluster")
+          state.kubeconfig = { host: MAGNUM_ENDPOINT, cluster_ca_certificate: MAGNUM_CA, client_certificate: MAGNUM_CERT, client_key: MAGNUM_KEY };
+        return { id: `${args.name}-id`, state };
+      },
+      call(args) {
+        invoked.push({ token: args.token, provider: args.provider });
+        return { ...args.inputs, id: `looked-up-${args.token}` };
+      },
     },
-    call(args) {
-      invoked.push({ token: args.token, provider: args.provider });
-      return { ...args.inputs, id: `looked-up-${args.token}` };
-    },
-  }, "pulumi-nfv", "test", false);
+    "pulumi-nfv",
+    "test",
+    false,
+  );
 }
 
 let lib: typeof import("../../index");
@@ -74,31 +85,66 @@ async function providersUsed(pkg: string, done: pulumi.Output<unknown>): Promise
   await settle();
   const name = (ref?: string) => ref?.split("::")[3] ?? "(default)";
   const children = registered.filter((r) => r.type.startsWith(`${pkg}:`));
-  return { children: new Set(children.map((r) => name(r.provider))), lookups: new Set(invoked.filter((i) => i.token.startsWith(`${pkg}:`)).map((i) => name(i.provider))), count: children.length };
+  return {
+    children: new Set(children.map((r) => name(r.provider))),
+    lookups: new Set(invoked.filter((i) => i.token.startsWith(`${pkg}:`)).map((i) => name(i.provider))),
+    count: children.length,
+  };
 }
 
 const VERSIONS = { kubernetes: "1.30.14", kubernetesPackage: "1.30.14-1.1", containerdPackage: "1.7.24-0ubuntu1" };
 const openStackComponents: [string, (provider: openstack.Provider | undefined, opts: pulumi.ComponentResourceOptions) => { done: pulumi.Output<unknown> }][] = [
-  ["VmVnf", (provider, opts) => {
-    const v = new lib.VmVnf("hw", { flavours: hw3.flavours, request: request("helloworld3_level1.json"), provider }, opts);
-    return { done: v.vnfcs };
-  }],
-  ["PrivateRegistry (vnf)", (provider, opts) => {
-    const r = new lib.PrivateRegistry("reg", { vnf: { flavours: registryPkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: path.join(PACKAGES, "private_registry_vnf_package") } }, opts);
-    return { done: r.endpoint };
-  }],
-  ["K8sCluster", (provider, opts) => {
-    ip = 100;
-    const c = new lib.K8sCluster("k8s", {
-      flavours: k8sPkg.flavours, request: k8sRequest("private_registry_kubernetes_param_file.json"), provider, packageDir: K8S_FIXTURES, versions: VERSIONS,
-      sandboxImage: "192.168.246.10:5000/pause:3.9",
-    }, opts);
-    return { done: c.endpoint };
-  }],
-  ["MagnumCluster", (provider, opts) => {
-    const c = new lib.MagnumCluster("mk", { provider, image: "fedora-coreos-38" }, opts);
-    return { done: c.endpoint };
-  }],
+  [
+    "VmVnf",
+    (provider, opts) => {
+      const v = new lib.VmVnf("hw", { flavours: hw3.flavours, request: request("helloworld3_level1.json"), provider }, opts);
+      return { done: v.vnfcs };
+    },
+  ],
+  [
+    "PrivateRegistry (vnf)",
+    (provider, opts) => {
+      const r = new lib.PrivateRegistry(
+        "reg",
+        {
+          vnf: {
+            flavours: registryPkg.flavours,
+            request: request("private_registry_param_file.json"),
+            provider,
+            packageDir: path.join(PACKAGES, "private_registry_vnf_package"),
+          },
+        },
+        opts,
+      );
+      return { done: r.endpoint };
+    },
+  ],
+  [
+    "K8sCluster",
+    (provider, opts) => {
+      ip = 100;
+      const c = new lib.K8sCluster(
+        "k8s",
+        {
+          flavours: k8sPkg.flavours,
+          request: k8sRequest("private_registry_kubernetes_param_file.json"),
+          provider,
+          packageDir: K8S_FIXTURES,
+          versions: VERSIONS,
+          sandboxImage: "192.168.246.10:5000/pause:3.9",
+        },
+        opts,
+      );
+      return { done: c.endpoint };
+    },
+  ],
+  [
+    "MagnumCluster",
+    (provider, opts) => {
+      const c = new lib.MagnumCluster("mk", { provider, image: "fedora-coreos-38" }, opts);
+      return { done: c.endpoint };
+    },
+  ],
 ];
 
 describe.each(openStackComponents)("%s and opts.providers", (_name, build) => {
@@ -125,8 +171,13 @@ describe.each(openStackComponents)("%s and opts.providers", (_name, build) => {
 
 describe("ContainerizedVnf and opts.providers", () => {
   const cnfArgs = (vim: import("../../index").ContainerizedVnfArgs["vim"]) => ({
-    vim, model: testCnfModel(), flavourId: "simple", vnfInstanceId: "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a", refuseAdoption: false,
-    additionalParams: defFiles("deployment.yaml", "pod.yaml", "config-map.yaml"), manifests: testCnfFiles(),
+    vim,
+    model: testCnfModel(),
+    flavourId: "simple",
+    vnfInstanceId: "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a",
+    refuseAdoption: false,
+    additionalParams: defFiles("deployment.yaml", "pod.yaml", "config-map.yaml"),
+    manifests: testCnfFiles(),
   });
 
   it("a VIM without a provider: every object is registered with the kubernetes provider of opts.providers", async () => {

@@ -4,7 +4,12 @@ import type { HookNode } from "./types";
 
 export function hookNodes(flavour: Flavour): { nodes: HookNode[]; edges: [] } {
   const nodes: HookNode[] = flavour.lcmHooks.map((hook) => ({
-    kind: "hook", id: `hook:${hook.operation}`, label: `${hook.operation}: ${hook.file}`, operation: hook.operation, artifact: hook.artifact, file: hook.file,
+    kind: "hook",
+    id: `hook:${hook.operation}`,
+    label: `${hook.operation}: ${hook.file}`,
+    operation: hook.operation,
+    artifact: hook.artifact,
+    file: hook.file,
   }));
   return { nodes, edges: [] };
 }

@@ -8,17 +8,28 @@ import type { Flavour } from "../tosca/model";
 import type { Diagnostic } from "../diagnostics";
 import type { GraphEdge, NetworkNode, PortNode } from "./types";
 
-export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | undefined, diagnostics: Diagnostic[]): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
+export function networkNodes(
+  flavour: Flavour,
+  request: InstantiateVnfRequest | undefined,
+  diagnostics: Diagnostic[],
+): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
   const nodes: (NetworkNode | PortNode)[] = [];
   const edges: GraphEdge[] = [];
   const managed = new Map((request?.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
   const vlIds = new Set(flavour.vls.map((v) => v.id));
   for (const m of managed.values()) {
-    if (!vlIds.has(m.vnfVirtualLinkDescId)) diagnostics.push(requestError(`extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``));
+    if (!vlIds.has(m.vnfVirtualLinkDescId))
+      diagnostics.push(requestError(`extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``));
   }
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
-    const node: NetworkNode = { kind: "network", id: `network:${vl.id}`, label: vl.cidr ? `${vl.id} ${vl.cidr}` : vl.id, networkId: vl.id, external: m !== undefined || vl.networkName !== undefined };
+    const node: NetworkNode = {
+      kind: "network",
+      id: `network:${vl.id}`,
+      label: vl.cidr ? `${vl.id} ${vl.cidr}` : vl.id,
+      networkId: vl.id,
+      external: m !== undefined || vl.networkName !== undefined,
+    };
     if (m) node.resourceId = m.resourceId;
     else if (vl.networkName) node.resourceName = vl.networkName;
     if (vl.cidr) node.cidr = vl.cidr;
@@ -28,9 +39,17 @@ export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | 
   // cpdId → the external link and cp config the request gives it.
   const extByCp = new Map<string, ExtVirtualLink>();
   for (const link of request?.extVirtualLinks ?? []) {
-    nodes.push({ kind: "network", id: `network:ext:${link.id}`, label: `${link.id} (external)`, networkId: link.id, external: true, resourceId: link.resourceId });
+    nodes.push({
+      kind: "network",
+      id: `network:ext:${link.id}`,
+      label: `${link.id} (external)`,
+      networkId: link.id,
+      external: true,
+      resourceId: link.resourceId,
+    });
     for (const cp of link.extCps) {
-      if (!flavour.cps.some((c) => c.id === cp.cpdId)) diagnostics.push(requestError(`extVirtualLinks[${link.id}]: cpdId \`${cp.cpdId}\` is not a CP of flavour \`${flavour.id}\``));
+      if (!flavour.cps.some((c) => c.id === cp.cpdId))
+        diagnostics.push(requestError(`extVirtualLinks[${link.id}]: cpdId \`${cp.cpdId}\` is not a CP of flavour \`${flavour.id}\``));
       extByCp.set(cp.cpdId, link);
     }
   }

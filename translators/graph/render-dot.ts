@@ -2,7 +2,13 @@
 import type { ComponentGraph, GraphNode } from "./types";
 
 const SHAPES: Record<GraphNode["kind"], string> = {
-  component: "box3d", vdu: "box", port: "ellipse", network: "hexagon", volume: "cylinder", "server-group": "parallelogram", hook: "note",
+  component: "box3d",
+  vdu: "box",
+  port: "ellipse",
+  network: "hexagon",
+  volume: "cylinder",
+  "server-group": "parallelogram",
+  hook: "note",
 };
 
 export function renderDot(graph: ComponentGraph): string {

@@ -2,7 +2,13 @@
 import type { ComponentGraph, GraphNode } from "./types";
 
 const SHAPES: Record<GraphNode["kind"], [string, string]> = {
-  component: ["[[", "]]"], vdu: ["[", "]"], port: ["([", "])"], network: ["{{", "}}"], volume: ["[(", ")]"], "server-group": ["[/", "/]"], hook: [">", "]"],
+  component: ["[[", "]]"],
+  vdu: ["[", "]"],
+  port: ["([", "])"],
+  network: ["{{", "}}"],
+  volume: ["[(", ")]"],
+  "server-group": ["[/", "/]"],
+  hook: [">", "]"],
 };
 
 export function renderMermaid(graph: ComponentGraph): string {

@@ -46,11 +46,17 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
     return { diagnostics };
   }
   const { component, reason } = chooseComponent(flavour);
-  const root = { kind: "component" as const, id: `component:${component}`, label: `${model.vnf.productName || model.vnf.descriptorId} (${component})`, component, reason };
+  const root = {
+    kind: "component" as const,
+    id: `component:${component}`,
+    label: `${model.vnf.productName || model.vnf.descriptorId} (${component})`,
+    component,
+    reason,
+  };
   const nodes: GraphNode[] = [root];
   const edges: GraphEdge[] = [];
   for (const vdu of flavour.vdus) {
-    nodes.push(vduNode(vdu, levelId !== undefined ? vdu.instancesByLevel[levelId] ?? vdu.initialInstances : vdu.initialInstances));
+    nodes.push(vduNode(vdu, levelId !== undefined ? (vdu.instancesByLevel[levelId] ?? vdu.initialInstances) : vdu.initialInstances));
     const beyond = instantiateViolation(vdu, levelId);
     if (beyond) diagnostics.push(beyond);
   }

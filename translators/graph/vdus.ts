@@ -5,8 +5,14 @@ import type { GraphEdge, VduNode, VolumeNode } from "./types";
 
 export function vduNode(vdu: Vdu, instances: number): VduNode {
   const node: VduNode = {
-    kind: "vdu", id: `vdu:${vdu.id}`, label: `${vdu.id} ×${instances}`, vduId: vdu.id, vduKind: vdu.kind,
-    instances, minInstances: vdu.minInstances, maxInstances: vdu.maxInstances,
+    kind: "vdu",
+    id: `vdu:${vdu.id}`,
+    label: `${vdu.id} ×${instances}`,
+    vduId: vdu.id,
+    vduKind: vdu.kind,
+    instances,
+    minInstances: vdu.minInstances,
+    maxInstances: vdu.maxInstances,
   };
   if (vdu.kind === "compute") {
     node.memoryMib = vdu.virtualCompute.memoryMib;
@@ -24,7 +30,11 @@ export function vduNode(vdu: Vdu, instances: number): VduNode {
 
 export function volumeNodes(flavour: Flavour): { nodes: VolumeNode[]; edges: GraphEdge[] } {
   const nodes: VolumeNode[] = flavour.storages.map((s) => ({
-    kind: "volume", id: `volume:${s.id}`, label: `${s.id} ${s.sizeGib} GiB`, storageId: s.id, sizeGib: s.sizeGib,
+    kind: "volume",
+    id: `volume:${s.id}`,
+    label: `${s.id} ${s.sizeGib} GiB`,
+    storageId: s.id,
+    sizeGib: s.sizeGib,
     ...(s.swImage ? { imageName: s.swImage.name } : {}),
   }));
   const edges: GraphEdge[] = [];
@@ -45,7 +55,9 @@ export function instantiateViolation(vdu: Vdu, levelId: string | undefined): Dia
   if (!v) return undefined;
   const at = levelId === undefined ? "initially" : `at instantiation level \`${levelId}\``;
   return {
-    ...v.where, severity: "error", code: "INSTANCES_OUT_OF_RANGE",
+    ...v.where,
+    severity: "error",
+    code: "INSTANCES_OUT_OF_RANGE",
     message: `cannot instantiate: VDU \`${vdu.id}\` would have ${v.instances} instance(s) ${at}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`,
   };
 }

@@ -78,7 +78,8 @@ export function containerVduOptions(vduId: string, params: Record<string, unknow
         const m = /^(\d{1,5})(?::(\d{1,5}))?$/.exec(String(p));
         const port = m ? Number(m[1]) : 0;
         const target = m?.[2] !== undefined ? Number(m[2]) : port;
-        if (!m || port < 1 || port > 65535 || target < 1 || target > 65535) bag.error("CNF_BAD_PARAM", `port ${JSON.stringify(p)} is not \`port\` or \`port:targetPort\` (1-65535)`, { path: `${path}.ports[${i}]` });
+        if (!m || port < 1 || port > 65535 || target < 1 || target > 65535)
+          bag.error("CNF_BAD_PARAM", `port ${JSON.stringify(p)} is not \`port\` or \`port:targetPort\` (1-65535)`, { path: `${path}.ports[${i}]` });
         else out.ports.push({ port, targetPort: target });
       });
   }
@@ -91,7 +92,9 @@ export function paramsConfigMap(params: Record<string, unknown> | undefined, ins
   for (const [k, v] of Object.entries(params ?? {})) {
     if (RESERVED_PARAMS.has(k) || v === undefined || v === null) continue;
     if (!/^[-._a-zA-Z0-9]+$/.test(k)) {
-      bag.warning("CNF_PARAM_SKIPPED", `additionalParams key \`${k}\` is not a valid ConfigMap key; not passed to containers`, { path: `additionalParams.${k}` });
+      bag.warning("CNF_PARAM_SKIPPED", `additionalParams key \`${k}\` is not a valid ConfigMap key; not passed to containers`, {
+        path: `additionalParams.${k}`,
+      });
       continue;
     }
     data[k] = typeof v === "string" ? v : JSON.stringify(v);
@@ -119,7 +122,8 @@ export function containerVduObjects(
   const name = dnsLabel(vdu.name);
   const podLabels = { vdu_name: name, [INSTANCE_LABEL]: instanceId };
   const last = image.split("/").pop() ?? "";
-  if (!last.includes(":") && !image.includes("@")) bag.warning("CNF_IMAGE_UNPINNED", `VDU \`${vdu.id}\`: image \`${image}\` has no tag or digest; set sw_image_data.version`, where);
+  if (!last.includes(":") && !image.includes("@"))
+    bag.warning("CNF_IMAGE_UNPINNED", `VDU \`${vdu.id}\`: image \`${image}\` has no tag or digest; set sw_image_data.version`, where);
   const vc = vdu.kind === "compute" ? vdu.virtualCompute : undefined;
   const resources = requestsAndLimits(vc && vc.numCpus > 0 ? cpuQuantity(vc.numCpus) : undefined, vc && vc.memoryMib > 0 ? `${vc.memoryMib}Mi` : undefined);
   const container = {
@@ -133,7 +137,11 @@ export function containerVduObjects(
   const externalCps = flavour.cps.filter((cp) => cp.vduId === vdu.id && (cp.externalRequirement !== undefined || cp.virtualLinkId === undefined));
   if (externalCps.length) {
     if (!opts.ports.length) {
-      bag.error("CNF_SERVICE_NO_PORTS", `VDU \`${vdu.id}\` has external CP(s) ${externalCps.map((c) => `\`${c.id}\``).join(", ")}, so it gets a Service, but no ports: set additionalParams.${CONTAINER_VDUS_PARAM}.${vdu.id}.ports`, where);
+      bag.error(
+        "CNF_SERVICE_NO_PORTS",
+        `VDU \`${vdu.id}\` has external CP(s) ${externalCps.map((c) => `\`${c.id}\``).join(", ")}, so it gets a Service, but no ports: set additionalParams.${CONTAINER_VDUS_PARAM}.${vdu.id}.ports`,
+        where,
+      );
     } else {
       out.push({
         apiVersion: "v1",
@@ -150,7 +158,11 @@ export function containerVduObjects(
   const hpa = vdu.scaling.length > 0 && !opts.pod;
   if (opts.pod) {
     if (vdu.maxInstances !== 1) {
-      bag.error("CNF_BARE_POD_NOT_ALLOWED", `VDU \`${vdu.id}\`: a bare Pod is one instance, but vdu_profile max_number_of_instances is ${vdu.maxInstances}`, where);
+      bag.error(
+        "CNF_BARE_POD_NOT_ALLOWED",
+        `VDU \`${vdu.id}\`: a bare Pod is one instance, but vdu_profile max_number_of_instances is ${vdu.maxInstances}`,
+        where,
+      );
       return out;
     }
     out.push({ apiVersion: "v1", kind: "Pod", metadata: { name, labels: { ...podLabels } }, spec: { containers: [container] } });

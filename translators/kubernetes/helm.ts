@@ -65,8 +65,10 @@ function chartRefs(raw: unknown, bag: DiagnosticBag): ChartRef[] {
   raw.forEach((e, i) => {
     const where = { path: `${path}[${i}]` };
     const o = e && typeof e === "object" && !Array.isArray(e) ? (e as Record<string, unknown>) : undefined;
-    if (!o || typeof o.chart_file !== "string" || o.chart_file === "") bag.error("CNF_BAD_PARAM", "needs `chart_file`, the package path of a .tgz or chart directory", where);
-    else if (o.chart_name !== undefined && (typeof o.chart_name !== "string" || o.chart_name === "")) bag.error("CNF_BAD_PARAM", "`chart_name` must be a non-empty string", { path: `${where.path}.chart_name` });
+    if (!o || typeof o.chart_file !== "string" || o.chart_file === "")
+      bag.error("CNF_BAD_PARAM", "needs `chart_file`, the package path of a .tgz or chart directory", where);
+    else if (o.chart_name !== undefined && (typeof o.chart_name !== "string" || o.chart_name === ""))
+      bag.error("CNF_BAD_PARAM", "`chart_name` must be a non-empty string", { path: `${where.path}.chart_name` });
     else out.push({ file: o.chart_file, ...(typeof o.chart_name === "string" ? { name: o.chart_name } : {}), where });
   });
   return out;
@@ -84,7 +86,11 @@ function chartFilesOf(ref: ChartRef, declared: readonly string[], reader: ChartR
   }
   if (!file.startsWith("Files/kubernetes/") || !declaredOk) {
     const charts = declared.filter((d) => /\.(tgz|tar\.gz)$/.test(d) || d.endsWith("/Chart.yaml")).map((d) => d.replace(/\/Chart\.yaml$/, ""));
-    bag.error("CNF_CHART_NOT_DECLARED", `\`${ref.file}\` is not a chart declared in the package under Files/kubernetes/ (a .tgz artifact, or a directory whose Chart.yaml is one; declared charts: ${charts.length ? charts.join(", ") : "none"})`, ref.where);
+    bag.error(
+      "CNF_CHART_NOT_DECLARED",
+      `\`${ref.file}\` is not a chart declared in the package under Files/kubernetes/ (a .tgz artifact, or a directory whose Chart.yaml is one; declared charts: ${charts.length ? charts.join(", ") : "none"})`,
+      ref.where,
+    );
     return undefined;
   }
   const files = isArchive ? [file] : reader.list().filter((f) => f.startsWith(`${file}/`));
@@ -122,22 +128,32 @@ export function planHelmReleases(
   const values: Record<string, unknown> = {};
   const helmParameters = params.helm_parameters;
   if (helmParameters !== undefined) {
-    if (!helmParameters || typeof helmParameters !== "object" || Array.isArray(helmParameters)) bag.error("CNF_BAD_PARAM", "must be a mapping of chart value paths to values", { path: "additionalParams.helm_parameters" });
-    else for (const [k, v] of Object.entries(helmParameters)) {
-      if (VALUE_PATH.test(k)) setPath(values, k, v);
-      else bag.error("CNF_BAD_PARAM", `\`${k}\` is not a chart value path (names joined by \`.\`)`, { path: `additionalParams.helm_parameters.${k}` });
-    }
+    if (!helmParameters || typeof helmParameters !== "object" || Array.isArray(helmParameters))
+      bag.error("CNF_BAD_PARAM", "must be a mapping of chart value paths to values", { path: "additionalParams.helm_parameters" });
+    else
+      for (const [k, v] of Object.entries(helmParameters)) {
+        if (VALUE_PATH.test(k)) setPath(values, k, v);
+        else bag.error("CNF_BAD_PARAM", `\`${k}\` is not a chart value path (names joined by \`.\`)`, { path: `additionalParams.helm_parameters.${k}` });
+      }
   }
   const valueNames = params.helm_value_names;
   if (valueNames !== undefined) {
     const path = "additionalParams.helm_value_names";
-    if (!valueNames || typeof valueNames !== "object" || Array.isArray(valueNames)) bag.error("CNF_BAD_PARAM", "must be a mapping {<VDU id>: {replica: <chart value path>}}", { path });
-    else for (const [vduId, names] of Object.entries(valueNames as Record<string, unknown>)) {
-      const replica = names && typeof names === "object" ? (names as Record<string, unknown>).replica : undefined;
-      if (!flavour.vdus.some((v) => v.id === vduId)) bag.error("CNF_HELM_UNKNOWN_VDU", `VDU \`${vduId}\` is not in flavour \`${flavour.id}\` (VDUs: ${flavour.vdus.map((v) => v.id).join(", ") || "none"})`, { path: `${path}.${vduId}` });
-      else if (typeof replica !== "string" || !VALUE_PATH.test(replica)) bag.error("CNF_BAD_PARAM", "`replica` must be the chart value path of the VDU's replica count", { path: `${path}.${vduId}.replica` });
-      else setPath(values, replica, replicas(vduId));
-    }
+    if (!valueNames || typeof valueNames !== "object" || Array.isArray(valueNames))
+      bag.error("CNF_BAD_PARAM", "must be a mapping {<VDU id>: {replica: <chart value path>}}", { path });
+    else
+      for (const [vduId, names] of Object.entries(valueNames as Record<string, unknown>)) {
+        const replica = names && typeof names === "object" ? (names as Record<string, unknown>).replica : undefined;
+        if (!flavour.vdus.some((v) => v.id === vduId))
+          bag.error(
+            "CNF_HELM_UNKNOWN_VDU",
+            `VDU \`${vduId}\` is not in flavour \`${flavour.id}\` (VDUs: ${flavour.vdus.map((v) => v.id).join(", ") || "none"})`,
+            { path: `${path}.${vduId}` },
+          );
+        else if (typeof replica !== "string" || !VALUE_PATH.test(replica))
+          bag.error("CNF_BAD_PARAM", "`replica` must be the chart value path of the VDU's replica count", { path: `${path}.${vduId}.replica` });
+        else setPath(values, replica, replicas(vduId));
+      }
   }
   const releaseParam = params.helm_release_name;
   if (releaseParam !== undefined && (typeof releaseParam !== "string" || dnsLabel(releaseParam, 53) !== releaseParam)) {
@@ -145,7 +161,9 @@ export function planHelmReleases(
   }
   const base = typeof releaseParam === "string" ? releaseParam : `vnf-${shortHash(instanceId)}`;
   if (refs.length && !reader) {
-    bag.error("CNF_BAD_PARAM", `${HELM_CHART_PATH_PARAM} is given but no package files were provided to read the charts`, { path: `additionalParams.${HELM_CHART_PATH_PARAM}` });
+    bag.error("CNF_BAD_PARAM", `${HELM_CHART_PATH_PARAM} is given but no package files were provided to read the charts`, {
+      path: `additionalParams.${HELM_CHART_PATH_PARAM}`,
+    });
     return [];
   }
   const out: HelmReleasePlan[] = [];
@@ -154,7 +172,14 @@ export function planHelmReleases(
     if (!chartFiles) return;
     // One chart: the release name as given; several: each suffixed with its chart name (or index).
     const releaseName = refs.length === 1 ? base : dnsLabel(`${base}-${ref.name ?? i}`, 53);
-    out.push({ key: `helm-${releaseName}`, releaseName, chartFile: ref.file.replace(/^\.\//, "").replace(/\/+$/, ""), chartFiles, values: structuredClone(values), where: ref.where });
+    out.push({
+      key: `helm-${releaseName}`,
+      releaseName,
+      chartFile: ref.file.replace(/^\.\//, "").replace(/\/+$/, ""),
+      chartFiles,
+      values: structuredClone(values),
+      where: ref.where,
+    });
   });
   return out;
 }

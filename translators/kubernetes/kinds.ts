@@ -43,7 +43,14 @@ export function pluralOf(kind: string): string {
   return `${k}s`;
 }
 
-const k = (apiVersion: string, kind: string, namespaced: boolean, tier: TierName, extra: Partial<KindInfo> = {}): KindInfo => ({ apiVersion, kind, namespaced, tier, plural: pluralOf(kind), ...extra });
+const k = (apiVersion: string, kind: string, namespaced: boolean, tier: TierName, extra: Partial<KindInfo> = {}): KindInfo => ({
+  apiVersion,
+  kind,
+  namespaced,
+  tier,
+  plural: pluralOf(kind),
+  ...extra,
+});
 
 /** Every supported built-in kind, keyed by `apiVersion/kind`. */
 export const BUILTIN_KINDS: ReadonlyMap<string, KindInfo> = new Map(

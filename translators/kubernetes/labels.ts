@@ -12,7 +12,11 @@ const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 /** A label value is at most 63 characters of `[A-Za-z0-9_.-]`, starting and ending alphanumeric. */
 export function checkInstanceId(id: unknown, bag: DiagnosticBag): id is string {
   if (typeof id === "string" && id !== "" && id.length <= 63 && VALUE.test(id)) return true;
-  bag.error("CNF_BAD_INSTANCE_ID", `vnfInstanceId ${JSON.stringify(id)} cannot be a label value (at most 63 characters of letters, digits, \`-\`, \`_\`, \`.\`)`, { path: "vnfInstanceId" });
+  bag.error(
+    "CNF_BAD_INSTANCE_ID",
+    `vnfInstanceId ${JSON.stringify(id)} cannot be a label value (at most 63 characters of letters, digits, \`-\`, \`_\`, \`.\`)`,
+    { path: "vnfInstanceId" },
+  );
   return false;
 }
 
@@ -47,7 +51,11 @@ export function checkAdoption(planned: readonly KubeObject[], live: readonly Liv
     if (!l) continue;
     const owner = l.metadata.labels?.[INSTANCE_LABEL];
     if (owner !== instanceId) {
-      bag.error("CNF_FOREIGN_OBJECT", `${describe(p)} already exists and ${owner === undefined ? "is not labelled with any VNF instance" : `belongs to VNF instance ${owner}`}; refusing to adopt it`, { path: describe(p) });
+      bag.error(
+        "CNF_FOREIGN_OBJECT",
+        `${describe(p)} already exists and ${owner === undefined ? "is not labelled with any VNF instance" : `belongs to VNF instance ${owner}`}; refusing to adopt it`,
+        { path: describe(p) },
+      );
     }
   }
 }

@@ -69,7 +69,9 @@ export function legacyObjects(vdu: ContainerVdu, instanceId: string): KubeObject
         minReplicas: a.minReplicas,
         maxReplicas: a.maxReplicas,
         ...(a.targetCpuUtilizationPercentage !== undefined
-          ? { metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: a.targetCpuUtilizationPercentage } } }] }
+          ? {
+              metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: a.targetCpuUtilizationPercentage } } }],
+            }
           : {}),
       },
     });

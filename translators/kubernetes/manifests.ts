@@ -64,7 +64,11 @@ export function loadManifests(files: readonly string[], source: ManifestSource, 
     const where: SourceLocation = { path: `additionalParams.${DEF_FILES_PARAM}[${i}]` };
     if (!declared.has(file)) {
       const known = [...declared];
-      bag.error("CNF_MANIFEST_NOT_DECLARED", `\`${raw}\` is not an artifact of the package (declared manifests: ${known.length ? known.join(", ") : "none"})`, where);
+      bag.error(
+        "CNF_MANIFEST_NOT_DECLARED",
+        `\`${raw}\` is not an artifact of the package (declared manifests: ${known.length ? known.join(", ") : "none"})`,
+        where,
+      );
       return;
     }
     const text = source.read(file);
@@ -93,7 +97,11 @@ export function loadManifests(files: readonly string[], source: ManifestSource, 
     }
     const o = v as Record<string, unknown>;
     if (typeof o.apiVersion !== "string" || typeof o.kind !== "string") {
-      bag.error("CNF_NOT_KUBERNETES_OBJECT", `document ${index + 1} is not a Kubernetes object: it needs string \`apiVersion\` and \`kind\``, at(typeof o.apiVersion !== "string" ? ["apiVersion"] : ["kind"]));
+      bag.error(
+        "CNF_NOT_KUBERNETES_OBJECT",
+        `document ${index + 1} is not a Kubernetes object: it needs string \`apiVersion\` and \`kind\``,
+        at(typeof o.apiVersion !== "string" ? ["apiVersion"] : ["kind"]),
+      );
       continue;
     }
     if (IGNORED_KINDS.has(o.kind)) {
@@ -114,7 +122,9 @@ export function loadManifests(files: readonly string[], source: ManifestSource, 
     const info = BUILTIN_KINDS.get(key) ?? custom.get(key);
     if (!info) {
       const versions = apiVersionsOf(o.kind);
-      const hint = versions.length ? `; ${o.kind} is supported as ${versions.join(", ")}` : "; declare its CustomResourceDefinition in the manifests to deploy a custom resource";
+      const hint = versions.length
+        ? `; ${o.kind} is supported as ${versions.join(", ")}`
+        : "; declare its CustomResourceDefinition in the manifests to deploy a custom resource";
       bag.error("CNF_UNSUPPORTED_KIND", `${o.kind} \`${name}\`: \`${o.apiVersion}\` ${o.kind} is not supported${hint}`, at(["apiVersion"]));
       continue;
     }
@@ -136,7 +146,11 @@ export function loadManifests(files: readonly string[], source: ManifestSource, 
 
 /** The kinds a CRD document defines (`apiextensions.k8s.io/v1` only). */
 function crdKinds(v: unknown): KindInfo[] {
-  const o = v as { apiVersion?: unknown; kind?: unknown; spec?: { group?: unknown; scope?: unknown; names?: { kind?: unknown; plural?: unknown }; versions?: unknown } } | null;
+  const o = v as {
+    apiVersion?: unknown;
+    kind?: unknown;
+    spec?: { group?: unknown; scope?: unknown; names?: { kind?: unknown; plural?: unknown }; versions?: unknown };
+  } | null;
   if (!o || typeof o !== "object" || o.apiVersion !== "apiextensions.k8s.io/v1" || o.kind !== "CustomResourceDefinition") return [];
   const { group, scope, names, versions } = o.spec ?? {};
   if (typeof group !== "string" || typeof names?.kind !== "string" || !Array.isArray(versions)) return [];

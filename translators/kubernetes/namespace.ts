@@ -37,7 +37,11 @@ export function resolveNamespace(requested: unknown, claims: readonly NamespaceC
     }
     for (const c of claims.filter((c) => c.namespace !== requested)) {
       // Tacker v2 forces the requested namespace onto every namespaced object; say so.
-      bag.warning("CNF_NAMESPACE_OVERRIDDEN", `${c.what} names namespace \`${c.namespace}\`; additionalParams.namespace \`${requested}\` is used instead`, c.where);
+      bag.warning(
+        "CNF_NAMESPACE_OVERRIDDEN",
+        `${c.what} names namespace \`${c.namespace}\`; additionalParams.namespace \`${requested}\` is used instead`,
+        c.where,
+      );
     }
     return { namespace: requested, source: "additionalParams" };
   }

@@ -75,7 +75,9 @@ export function planCnf(input: CnfPlanInput): CnfPlan {
   const empty: CnfPlan = { namespace: { source: "vim" }, objects: [], vnfcs: {}, helmReleases: [], diagnostics: bag.items };
   const flavour = input.model.flavours.find((f) => f.id === input.flavourId);
   if (!flavour) {
-    bag.error("CNF_UNKNOWN_FLAVOUR", `flavour \`${input.flavourId}\` is not in the package (flavours: ${input.model.flavours.map((f) => f.id).join(", ")})`, { path: "flavourId" });
+    bag.error("CNF_UNKNOWN_FLAVOUR", `flavour \`${input.flavourId}\` is not in the package (flavours: ${input.model.flavours.map((f) => f.id).join(", ")})`, {
+      path: "flavourId",
+    });
     return empty;
   }
   const instanceId = checkInstanceId(input.vnfInstanceId, bag) ? input.vnfInstanceId : "invalid";
@@ -128,7 +130,10 @@ interface Context {
 
 /** Legacy containerized VNFD: the objects come from the VDUs, not from manifests. */
 function planLegacy({ flavour, params, instanceId, bag, entries, vnfcs, claims, flavourAt }: Context): void {
-  if (params[DEF_FILES_PARAM] !== undefined) bag.warning("CNF_LEGACY_MANIFESTS", `a legacy containerized VNFD builds its own objects; ${DEF_FILES_PARAM} is ignored`, { path: `additionalParams.${DEF_FILES_PARAM}` });
+  if (params[DEF_FILES_PARAM] !== undefined)
+    bag.warning("CNF_LEGACY_MANIFESTS", `a legacy containerized VNFD builds its own objects; ${DEF_FILES_PARAM} is ignored`, {
+      path: `additionalParams.${DEF_FILES_PARAM}`,
+    });
   for (const vdu of flavour.vdus) {
     if (vdu.kind !== "container") continue;
     const where = flavourAt(vdu);
@@ -139,7 +144,14 @@ function planLegacy({ flavour, params, instanceId, bag, entries, vnfcs, claims, 
     objects.forEach((o) => entries.push(entry(o, { source: "legacy", vduId: vdu.id, ...where })));
     const deployment = objects.find((o) => o.kind === "Deployment")!;
     const hpa = objects.find((o) => o.kind === "HorizontalPodAutoscaler");
-    vnfcs[vdu.id] = { vduId: vdu.id, kind: "Deployment", name: deployment.metadata.name, labelSelector: selectorOf(deployment), ...(hpa ? { hpa: hpa.metadata.name } : {}), ...(vdu.namespace ? { namespace: vdu.namespace } : {}) };
+    vnfcs[vdu.id] = {
+      vduId: vdu.id,
+      kind: "Deployment",
+      name: deployment.metadata.name,
+      labelSelector: selectorOf(deployment),
+      ...(hpa ? { hpa: hpa.metadata.name } : {}),
+      ...(vdu.namespace ? { namespace: vdu.namespace } : {}),
+    };
   }
 }
 
@@ -150,13 +162,22 @@ function planSol001(ctx: Context, input: CnfPlanInput): void {
   let docs: ManifestDoc[] = [];
   if (files !== undefined) {
     const reader = input.manifests;
-    if (!reader) bag.error("CNF_NO_MANIFESTS", `${DEF_FILES_PARAM} is given but no package files were provided to read them`, { path: `additionalParams.${DEF_FILES_PARAM}` });
-    else docs = loadManifests(files, { declared: input.model.kubernetesManifests, read: (p) => reader.read(p), display: (p) => (reader.display ? reader.display(p) : p) }, bag);
+    if (!reader)
+      bag.error("CNF_NO_MANIFESTS", `${DEF_FILES_PARAM} is given but no package files were provided to read them`, {
+        path: `additionalParams.${DEF_FILES_PARAM}`,
+      });
+    else
+      docs = loadManifests(
+        files,
+        { declared: input.model.kubernetesManifests, read: (p) => reader.read(p), display: (p) => (reader.display ? reader.display(p) : p) },
+        bag,
+      );
   }
   for (const d of docs) {
     entries.push(entry(clone(d.object), { source: "manifest", ...d.doc.location([]) }, d.info));
     const ns = d.object.metadata.namespace;
-    if (d.info.namespaced && typeof ns === "string" && ns !== "") claims.push({ namespace: ns, what: describe(d.object), where: d.doc.location(["metadata", "namespace"]) });
+    if (d.info.namespaced && typeof ns === "string" && ns !== "")
+      claims.push({ namespace: ns, what: describe(d.object), where: d.doc.location(["metadata", "namespace"]) });
   }
   bindVdus(ctx.flavour, entries, files ?? [], params, ctx.instanceId, input, ctx.vnfcs, bag, ctx.flavourAt);
 }
@@ -168,9 +189,25 @@ function planSol001(ctx: Context, input: CnfPlanInput): void {
  */
 function planHelm(ctx: Context, input: CnfPlanInput): HelmReleasePlan[] {
   const { flavour, params, bag, vnfcs, instanceId, flavourAt } = ctx;
-  if (params[DEF_FILES_PARAM] !== undefined) bag.error("CNF_HELM_WITH_MANIFESTS", `a request gives either helm_chart_path or ${DEF_FILES_PARAM}, not both`, { path: `additionalParams.${DEF_FILES_PARAM}` });
+  if (params[DEF_FILES_PARAM] !== undefined)
+    bag.error("CNF_HELM_WITH_MANIFESTS", `a request gives either helm_chart_path or ${DEF_FILES_PARAM}, not both`, {
+      path: `additionalParams.${DEF_FILES_PARAM}`,
+    });
   const mapped = params.helm_value_names && typeof params.helm_value_names === "object" ? (params.helm_value_names as Record<string, unknown>) : {};
-  const releases = planHelmReleases(params, flavour, (id) => replicasOf(flavour.vdus.find((v) => v.id === id)!, flavour, input), instanceId, input.model.kubernetesManifests, input.charts, bag);
+  const releases = planHelmReleases(
+    params,
+    flavour,
+    (id) =>
+      replicasOf(
+        flavour.vdus.find((v) => v.id === id)!,
+        flavour,
+        input,
+      ),
+    instanceId,
+    input.model.kubernetesManifests,
+    input.charts,
+    bag,
+  );
   for (const vdu of flavour.vdus) {
     const n = replicasOf(vdu, flavour, input);
     const scaled = mapped[vdu.id] !== undefined && checkInProfile(vdu, n, `Helm value of VDU \`${vdu.id}\``, bag, flavourAt(vdu));
@@ -200,7 +237,8 @@ function bindVdus(
   bag: DiagnosticBag,
   flavourAt: (vdu: Vdu) => SourceLocation,
 ): void {
-  const vduMapping = params.vdu_mapping && typeof params.vdu_mapping === "object" ? (params.vdu_mapping as Record<string, { kind?: unknown; name?: unknown }>) : {};
+  const vduMapping =
+    params.vdu_mapping && typeof params.vdu_mapping === "object" ? (params.vdu_mapping as Record<string, { kind?: unknown; name?: unknown }>) : {};
   const hpaTargets = new Map<string, KubeObject>();
   for (const e of entries) {
     if (e.object.kind !== "HorizontalPodAutoscaler") continue;
@@ -211,10 +249,23 @@ function bindVdus(
   for (const vdu of flavour.vdus) {
     const where = flavourAt(vdu);
     const mapped = vduMapping[vdu.id];
-    const wanted = mapped && typeof mapped.name === "string" ? { name: mapped.name, kind: typeof mapped.kind === "string" ? mapped.kind : undefined } : { name: vdu.name, kind: undefined };
-    const candidates = entries.filter((e) => e.origin.source === "manifest" && e.info.workload && e.object.metadata.name === wanted.name && (wanted.kind === undefined || e.object.kind === wanted.kind));
+    const wanted =
+      mapped && typeof mapped.name === "string"
+        ? { name: mapped.name, kind: typeof mapped.kind === "string" ? mapped.kind : undefined }
+        : { name: vdu.name, kind: undefined };
+    const candidates = entries.filter(
+      (e) =>
+        e.origin.source === "manifest" &&
+        e.info.workload &&
+        e.object.metadata.name === wanted.name &&
+        (wanted.kind === undefined || e.object.kind === wanted.kind),
+    );
     if (candidates.length > 1) {
-      bag.error("CNF_VDU_AMBIGUOUS", `VDU \`${vdu.id}\` (name \`${wanted.name}\`) matches ${candidates.map((c) => `${c.object.kind} at ${c.origin.file}:${c.origin.line}`).join(" and ")}; list only one, or use additionalParams.vdu_mapping`, where);
+      bag.error(
+        "CNF_VDU_AMBIGUOUS",
+        `VDU \`${vdu.id}\` (name \`${wanted.name}\`) matches ${candidates.map((c) => `${c.object.kind} at ${c.origin.file}:${c.origin.line}`).join(" and ")}; list only one, or use additionalParams.vdu_mapping`,
+        where,
+      );
       continue;
     }
     const n = replicasOf(vdu, flavour, sel);
@@ -226,13 +277,22 @@ function bindVdus(
       const ref: VnfcRef = { vduId: vdu.id, kind: o.kind, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) };
       const hpa = hpaTargets.get(`${o.kind}|${o.metadata.name}`);
       if (o.kind === "Pod") {
-        if (n !== 1) bag.error("CNF_POD_REPLICAS", `VDU \`${vdu.id}\` needs ${n} instance(s) but is the bare Pod \`${o.metadata.name}\` (${c.origin.file}:${c.origin.line}), which is one`, where);
+        if (n !== 1)
+          bag.error(
+            "CNF_POD_REPLICAS",
+            `VDU \`${vdu.id}\` needs ${n} instance(s) but is the bare Pod \`${o.metadata.name}\` (${c.origin.file}:${c.origin.line}), which is one`,
+            where,
+          );
         ref.fieldSelector = `metadata.name=${o.metadata.name}`;
         ref.labelSelector = `${INSTANCE_LABEL}=${instanceId}`;
       } else {
         ref.labelSelector = selectorOf(o);
         if (o.kind === "DaemonSet") {
-          bag.warning("CNF_DAEMONSET_REPLICAS", `VDU \`${vdu.id}\` is the DaemonSet \`${o.metadata.name}\`: one pod per node, the instantiation level's ${n} is not applied`, where);
+          bag.warning(
+            "CNF_DAEMONSET_REPLICAS",
+            `VDU \`${vdu.id}\` is the DaemonSet \`${o.metadata.name}\`: one pod per node, the instantiation level's ${n} is not applied`,
+            where,
+          );
         } else if (hpa) {
           // The HPA/replicas rule: the HPA owns the count; setting it would fight the HPA.
           delete spec.replicas;
@@ -240,7 +300,11 @@ function bindVdus(
           const h = (hpa.spec ?? {}) as { minReplicas?: number; maxReplicas?: number };
           const min = h.minReplicas ?? 1;
           if (min < vdu.minInstances || (h.maxReplicas ?? 0) > vdu.maxInstances) {
-            bag.warning("CNF_HPA_OUTSIDE_PROFILE", `HorizontalPodAutoscaler \`${hpa.metadata.name}\` scales ${o.kind} \`${o.metadata.name}\` between ${min} and ${h.maxReplicas}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}] of VDU \`${vdu.id}\``, where);
+            bag.warning(
+              "CNF_HPA_OUTSIDE_PROFILE",
+              `HorizontalPodAutoscaler \`${hpa.metadata.name}\` scales ${o.kind} \`${o.metadata.name}\` between ${min} and ${h.maxReplicas}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}] of VDU \`${vdu.id}\``,
+              where,
+            );
           }
         } else if (checkInProfile(vdu, n, `${o.kind} \`${o.metadata.name}\` (${c.origin.file})`, bag, where)) {
           spec.replicas = n;
@@ -252,8 +316,18 @@ function bindVdus(
     }
     const image = containerImageOf(vdu);
     if (image === undefined) {
-      if (vdu.kind === "compute") bag.error("CNF_VDU_NOT_CONTAINER", `VDU \`${vdu.id}\` is a VM (virtual_compute without a container image) and no manifest names \`${vdu.name}\`; a CNF needs a workload for it`, where);
-      else bag.error("CNF_VDU_NO_WORKLOAD", `VDU \`${vdu.id}\` needs a Pod, Deployment, ReplicaSet, StatefulSet or DaemonSet named \`${wanted.name}\`${wanted.kind ? ` of kind ${wanted.kind}` : ""} in the listed manifests (${files.length ? files.join(", ") : "none listed in additionalParams.lcm-kubernetes-def-files"})`, where);
+      if (vdu.kind === "compute")
+        bag.error(
+          "CNF_VDU_NOT_CONTAINER",
+          `VDU \`${vdu.id}\` is a VM (virtual_compute without a container image) and no manifest names \`${vdu.name}\`; a CNF needs a workload for it`,
+          where,
+        );
+      else
+        bag.error(
+          "CNF_VDU_NO_WORKLOAD",
+          `VDU \`${vdu.id}\` needs a Pod, Deployment, ReplicaSet, StatefulSet or DaemonSet named \`${wanted.name}\`${wanted.kind ? ` of kind ${wanted.kind}` : ""} in the listed manifests (${files.length ? files.join(", ") : "none listed in additionalParams.lcm-kubernetes-def-files"})`,
+          where,
+        );
       continue;
     }
     if (configMap === null) {
@@ -271,7 +345,9 @@ function bindVdus(
         vduId: vdu.id,
         kind: workload.kind,
         name: workload.metadata.name,
-        ...(workload.kind === "Pod" ? { fieldSelector: `metadata.name=${workload.metadata.name}`, labelSelector: labelSelector(workload.metadata.labels ?? {}) } : { labelSelector: selectorOf(workload) }),
+        ...(workload.kind === "Pod"
+          ? { fieldSelector: `metadata.name=${workload.metadata.name}`, labelSelector: labelSelector(workload.metadata.labels ?? {}) }
+          : { labelSelector: selectorOf(workload) }),
         ...(hpa ? { hpa: hpa.metadata.name } : workload.kind === "Deployment" ? { replicas: n } : {}),
       };
     }
@@ -286,13 +362,20 @@ function order(entries: Entry[], bag: DiagnosticBag): PlannedObject[] {
     const key = `${e.object.kind.toLowerCase()}-${e.object.metadata.name}`;
     const prev = keys.get(key);
     if (prev) {
-      bag.error("CNF_DUPLICATE_OBJECT", `${describe(e.object)} is produced twice (also by ${prev.origin.source}${prev.origin.file ? ` ${prev.origin.file}` : ""})`, e.origin);
+      bag.error(
+        "CNF_DUPLICATE_OBJECT",
+        `${describe(e.object)} is produced twice (also by ${prev.origin.source}${prev.origin.file ? ` ${prev.origin.file}` : ""})`,
+        e.origin,
+      );
       continue;
     }
     keys.set(key, e);
     out.push({ object: e.object, origin: e.origin, namespaced: e.info.namespaced, plural: e.info.plural, tier: tierIndex(e.info.tier), key });
   }
-  return out.map((p, i) => ({ p, i })).sort((a, b) => a.p.tier - b.p.tier || a.i - b.i).map(({ p }) => p);
+  return out
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.tier - b.p.tier || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 function selectorOf(o: KubeObject): string | undefined {

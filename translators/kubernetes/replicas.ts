@@ -22,16 +22,27 @@ export function checkSelection(flavour: Flavour, sel: ReplicaSelection, bag: Dia
   let ok = true;
   if (sel.instantiationLevelId !== undefined && !flavour.instantiationLevels.some((l) => l.id === sel.instantiationLevelId)) {
     const known = flavour.instantiationLevels.map((l) => l.id);
-    bag.error("CNF_UNKNOWN_LEVEL", `instantiation level \`${sel.instantiationLevelId}\` is not in flavour \`${flavour.id}\` (levels: ${known.join(", ") || "none"})`, { ...where, path: "instantiationLevelId" });
+    bag.error(
+      "CNF_UNKNOWN_LEVEL",
+      `instantiation level \`${sel.instantiationLevelId}\` is not in flavour \`${flavour.id}\` (levels: ${known.join(", ") || "none"})`,
+      { ...where, path: "instantiationLevelId" },
+    );
     ok = false;
   }
   for (const [aspectId, level] of Object.entries(sel.scaleLevels ?? {})) {
     const aspect = flavour.aspects.find((a) => a.id === aspectId);
     if (!aspect) {
-      bag.error("CNF_UNKNOWN_ASPECT", `scale level given for aspect \`${aspectId}\`, which flavour \`${flavour.id}\` does not declare (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`, { ...where, path: `scaleLevels.${aspectId}` });
+      bag.error(
+        "CNF_UNKNOWN_ASPECT",
+        `scale level given for aspect \`${aspectId}\`, which flavour \`${flavour.id}\` does not declare (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+        { ...where, path: `scaleLevels.${aspectId}` },
+      );
       ok = false;
     } else if (!Number.isInteger(level) || level < 0 || level > aspect.maxScaleLevel) {
-      bag.error("CNF_SCALE_LEVEL_OUT_OF_RANGE", `aspect \`${aspectId}\`: scale level ${level} is outside 0…${aspect.maxScaleLevel} (max_scale_level)`, { ...where, path: `scaleLevels.${aspectId}` });
+      bag.error("CNF_SCALE_LEVEL_OUT_OF_RANGE", `aspect \`${aspectId}\`: scale level ${level} is outside 0…${aspect.maxScaleLevel} (max_scale_level)`, {
+        ...where,
+        path: `scaleLevels.${aspectId}`,
+      });
       ok = false;
     }
   }
@@ -52,7 +63,7 @@ export function replicasOf(vdu: Vdu, flavour: Flavour, sel: ReplicaSelection): n
   const levelId = sel.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
   const overridden = vdu.scaling.some((s) => sel.scaleLevels?.[s.aspectId] !== undefined);
   if (!overridden && levelId !== undefined && vdu.instancesByLevel[levelId] !== undefined) return vdu.instancesByLevel[levelId];
-  if (vdu.scaling.length === 0) return levelId === undefined ? vdu.initialInstances : vdu.instancesByLevel[levelId] ?? vdu.initialInstances;
+  if (vdu.scaling.length === 0) return levelId === undefined ? vdu.initialInstances : (vdu.instancesByLevel[levelId] ?? vdu.initialInstances);
   const levels = scaleLevelsOf(flavour, sel);
   const base = vdu.initialDelta ?? vdu.minInstances;
   let n = base;
@@ -66,6 +77,10 @@ export function replicasOf(vdu: Vdu, flavour: Flavour, sel: ReplicaSelection): n
 /** Reports a count outside vdu_profile; true when in range. */
 export function checkInProfile(vdu: Vdu, n: number, what: string, bag: DiagnosticBag, where: SourceLocation): boolean {
   if (n >= vdu.minInstances && n <= vdu.maxInstances) return true;
-  bag.error("CNF_REPLICAS_OUT_OF_RANGE", `${what}: VDU \`${vdu.id}\` would have ${n} replica(s), outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`, where);
+  bag.error(
+    "CNF_REPLICAS_OUT_OF_RANGE",
+    `${what}: VDU \`${vdu.id}\` would have ${n} replica(s), outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]`,
+    where,
+  );
   return false;
 }

@@ -7,7 +7,10 @@ export function cpuQuantity(cores: number): string {
 }
 
 /** Requests equal limits (Tacker's legacy rule): a guaranteed-QoS container when both are set. */
-export function requestsAndLimits(cpu: string | undefined, memory: string | undefined): { requests: Record<string, string>; limits: Record<string, string> } | undefined {
+export function requestsAndLimits(
+  cpu: string | undefined,
+  memory: string | undefined,
+): { requests: Record<string, string>; limits: Record<string, string> } | undefined {
   const r: Record<string, string> = {};
   if (cpu !== undefined) r.cpu = cpu;
   if (memory !== undefined) r.memory = memory;

@@ -55,27 +55,49 @@ const VIM_OF: Record<ComponentKind, VimKind> = {
 
 const VIM_NAME: Record<VimKind, string> = { openstack: "an OpenStack", kubernetes: "a Kubernetes" };
 
-export function planNetworkService(ns: NsModel, constituents: Readonly<Record<string, Constituent>>, options: { flavourId?: string; levelId?: string } = {}): { plan?: NsPlan; diagnostics: Diagnostic[] } {
+export function planNetworkService(
+  ns: NsModel,
+  constituents: Readonly<Record<string, Constituent>>,
+  options: { flavourId?: string; levelId?: string } = {},
+): { plan?: NsPlan; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const flavourId = options.flavourId ?? ns.flavours[0]?.id;
   const flavour = ns.flavours.find((f) => f.id === flavourId);
   if (!flavour) {
-    diagnostics.push({ severity: "error", code: "NS_UNKNOWN_FLAVOUR", message: `the NSD has no flavour \`${flavourId}\` (it has ${ns.flavours.map((f) => f.id).join(", ") || "none"})` });
+    diagnostics.push({
+      severity: "error",
+      code: "NS_UNKNOWN_FLAVOUR",
+      message: `the NSD has no flavour \`${flavourId}\` (it has ${ns.flavours.map((f) => f.id).join(", ") || "none"})`,
+    });
     return { diagnostics };
   }
   const levelId = options.levelId ?? flavour.defaultLevelId;
   const level = flavour.levels.find((l) => l.id === levelId);
   if (levelId !== undefined && !level) {
-    diagnostics.push({ severity: "error", code: "NS_UNKNOWN_LEVEL", message: `NS flavour \`${flavour.id}\` has no instantiation level \`${levelId}\` (it has ${flavour.levels.map((l) => l.id).join(", ") || "none"})` });
+    diagnostics.push({
+      severity: "error",
+      code: "NS_UNKNOWN_LEVEL",
+      message: `NS flavour \`${flavour.id}\` has no instantiation level \`${levelId}\` (it has ${flavour.levels.map((l) => l.id).join(", ") || "none"})`,
+    });
     return { diagnostics };
   }
   const error = (at: SourceLocation, code: string, message: string) => diagnostics.push({ severity: "error", code, message, ...at });
   for (const id of Object.keys(constituents)) {
-    if (!flavour.vnfs.some((v) => v.id === id)) error(flavour.at, "NS_UNKNOWN_VNF", `a package is given for \`${id}\`, which is not a VNF of NS flavour \`${flavour.id}\` (its VNFs: ${flavour.vnfs.map((v) => v.id).join(", ")})`);
+    if (!flavour.vnfs.some((v) => v.id === id))
+      error(
+        flavour.at,
+        "NS_UNKNOWN_VNF",
+        `a package is given for \`${id}\`, which is not a VNF of NS flavour \`${flavour.id}\` (its VNFs: ${flavour.vnfs.map((v) => v.id).join(", ")})`,
+      );
   }
   for (const vnf of flavour.vnfs) {
     // Several instances of one VNFD in one NS are several VNF instances, each with its own config; not planned yet.
-    if ((level?.vnfInstances[vnf.id] ?? 1) > 1) error(vnf.at, "NS_INSTANCES_UNSUPPORTED", `level \`${levelId}\` gives ${level?.vnfInstances[vnf.id]} instances of \`${vnf.id}\`; pulumi-nfv deploys at most one instance of each VNF of an NS`);
+    if ((level?.vnfInstances[vnf.id] ?? 1) > 1)
+      error(
+        vnf.at,
+        "NS_INSTANCES_UNSUPPORTED",
+        `level \`${levelId}\` gives ${level?.vnfInstances[vnf.id]} instances of \`${vnf.id}\`; pulumi-nfv deploys at most one instance of each VNF of an NS`,
+      );
   }
   const deployed = flavour.vnfs.filter((v) => (level?.vnfInstances[v.id] ?? 1) > 0);
   const vnfs = deployed.map((vnf) => planConstituent(vnf, constituents[vnf.id], new Set(deployed.map((v) => v.id)), error)).filter((p) => p !== undefined);
@@ -85,33 +107,63 @@ export function planNetworkService(ns: NsModel, constituents: Readonly<Record<st
   return { plan, diagnostics };
 }
 
-function planConstituent(vnf: NsVnf, given: Constituent | undefined, deployed: ReadonlySet<string>, error: (at: SourceLocation, code: string, message: string) => void): PlannedConstituent | undefined {
+function planConstituent(
+  vnf: NsVnf,
+  given: Constituent | undefined,
+  deployed: ReadonlySet<string>,
+  error: (at: SourceLocation, code: string, message: string) => void,
+): PlannedConstituent | undefined {
   if (!given) {
     error(vnf.at, "NS_VNF_PACKAGE_MISSING", `no VNF package is given for \`${vnf.id}\` (descriptor ${vnf.descriptorId})`);
     return undefined;
   }
   const { model } = given;
   if (model.vnf.descriptorId !== vnf.descriptorId) {
-    error(vnf.at, "NS_UNKNOWN_VNF_DESCRIPTOR", `\`${vnf.id}\` is VNFD ${vnf.descriptorId}, but the package given for it is VNFD ${model.vnf.descriptorId || "(none)"} (${model.vnf.productName || model.vnf.nodeType})`);
+    error(
+      vnf.at,
+      "NS_UNKNOWN_VNF_DESCRIPTOR",
+      `\`${vnf.id}\` is VNFD ${vnf.descriptorId}, but the package given for it is VNFD ${model.vnf.descriptorId || "(none)"} (${model.vnf.productName || model.vnf.nodeType})`,
+    );
     return undefined;
   }
   const flavour = model.flavours.find((f) => f.id === vnf.flavourId);
   if (!flavour) {
-    error(vnf.at, "NS_UNKNOWN_VNF_FLAVOUR", `VNFD ${vnf.descriptorId} has no flavour \`${vnf.flavourId}\` (it has ${model.flavours.map((f) => f.id).join(", ")})`);
+    error(
+      vnf.at,
+      "NS_UNKNOWN_VNF_FLAVOUR",
+      `VNFD ${vnf.descriptorId} has no flavour \`${vnf.flavourId}\` (it has ${model.flavours.map((f) => f.id).join(", ")})`,
+    );
     return undefined;
   }
   const needs = VIM_OF[given.component];
   if (needs !== given.vimKind) {
-    error(vnf.at, "NS_VIM_KIND_MISMATCH", `\`${vnf.id}\` is deployed by ${given.component}, which needs ${VIM_NAME[needs]} VIM; the stack config puts it on ${VIM_NAME[given.vimKind]} VIM`);
+    error(
+      vnf.at,
+      "NS_VIM_KIND_MISMATCH",
+      `\`${vnf.id}\` is deployed by ${given.component}, which needs ${VIM_NAME[needs]} VIM; the stack config puts it on ${VIM_NAME[given.vimKind]} VIM`,
+    );
     return undefined;
   }
   const extLinks: PlannedConstituent["extLinks"] = [];
   for (const link of vnf.links) {
     const ext = flavour.externalLinks.find((e) => e.name === link.requirement);
     if (ext) extLinks.push({ virtualLinkId: link.virtualLinkId, requirement: link.requirement, cpId: ext.cpId });
-    else error(link.at, "NS_UNKNOWN_REQUIREMENT", `VNFD ${vnf.descriptorId} flavour \`${vnf.flavourId}\` exposes no requirement \`${link.requirement}\` (its substitution_mappings requirements: ${flavour.externalLinks.map((e) => e.name).join(", ") || "none"})`);
+    else
+      error(
+        link.at,
+        "NS_UNKNOWN_REQUIREMENT",
+        `VNFD ${vnf.descriptorId} flavour \`${vnf.flavourId}\` exposes no requirement \`${link.requirement}\` (its substitution_mappings requirements: ${flavour.externalLinks.map((e) => e.name).join(", ") || "none"})`,
+      );
   }
-  const planned: PlannedConstituent = { id: vnf.id, descriptorId: vnf.descriptorId, flavourId: vnf.flavourId, component: given.component, vimKind: given.vimKind, dependsOn: vnf.dependsOn.filter((d) => deployed.has(d)), extLinks };
+  const planned: PlannedConstituent = {
+    id: vnf.id,
+    descriptorId: vnf.descriptorId,
+    flavourId: vnf.flavourId,
+    component: given.component,
+    vimKind: given.vimKind,
+    dependsOn: vnf.dependsOn.filter((d) => deployed.has(d)),
+    extLinks,
+  };
   if (vnf.instantiationLevel !== undefined) planned.instantiationLevel = vnf.instantiationLevel;
   return planned;
 }

@@ -22,12 +22,20 @@ export function buildNsModel(topologies: Topology[], entry: Topology | undefined
   let flavourTopos = topologies.filter((t) => nsSubstitution(t, ctx));
   if (flavourTopos.length === 0) flavourTopos = topologies.filter((t) => typeof nsNode(t, ctx)?.properties.flavour_id === "string");
   if (flavourTopos.length === 0) {
-    ctx.problems.error("NS_NO_FLAVOUR", "no NS deployment flavour: no topology_template has substitution_mappings for an NS node type, or an NS node with a flavour_id", entryFile, entry ? [TT] : []);
+    ctx.problems.error(
+      "NS_NO_FLAVOUR",
+      "no NS deployment flavour: no topology_template has substitution_mappings for an NS node type, or an NS node with a flavour_id",
+      entryFile,
+      entry ? [TT] : [],
+    );
     return undefined;
   }
   const primary = (entry && nsNode(entry, ctx)) ?? flavourTopos.map((t) => nsNode(t, ctx)).find((n) => n !== undefined);
   if (!primary) {
-    ctx.problems.error("NS_NO_NS_NODE", "no node template of a type derived from tosca.nodes.nfv.NS: the NSD has no descriptor_id", flavourTopos[0].file, [TT, "node_templates"]);
+    ctx.problems.error("NS_NO_NS_NODE", "no node template of a type derived from tosca.nodes.nfv.NS: the NSD has no descriptor_id", flavourTopos[0].file, [
+      TT,
+      "node_templates",
+    ]);
     return undefined;
   }
   const flavours: NsFlavour[] = [];
@@ -67,7 +75,11 @@ function readNsInfo(node: NodeTemplate): NsInfo {
 
 function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   const id = str(topo.substitution?.properties.flavour_id) ?? str(nsNode(topo, ctx)?.properties.flavour_id) ?? "";
-  if (id === "") ctx.problems.error("NS_NO_FLAVOUR_ID", "the NS flavour has no flavour_id (substitution_mappings.properties.flavour_id)", topo.file, [TT, "substitution_mappings"]);
+  if (id === "")
+    ctx.problems.error("NS_NO_FLAVOUR_ID", "the NS flavour has no flavour_id (substitution_mappings.properties.flavour_id)", topo.file, [
+      TT,
+      "substitution_mappings",
+    ]);
   const nodes = [...topo.nodes.values()];
   const of = (t: string) => nodes.filter((n) => ctx.types.isA(n.type, t));
   const virtualLinks: NsVirtualLink[] = of(NS_T.NS_VIRTUAL_LINK).map((n) => nsVirtualLink(readVirtualLink(n), ctx.problems.place(topo.file, nodePath(n.name))));
@@ -77,11 +89,24 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   const saps = of(NS_T.SAP).map((n) => readSap(n, topo, vlIds, ctx));
   for (const vl of virtualLinks) {
     if (!vnfs.some((v) => v.links.some((l) => l.virtualLinkId === vl.id))) {
-      ctx.problems.error("NS_DANGLING_VIRTUAL_LINK", `NS virtual link \`${vl.id}\` joins no VNF: no requirement of a VNF node names it`, topo.file, nodePath(vl.id));
+      ctx.problems.error(
+        "NS_DANGLING_VIRTUAL_LINK",
+        `NS virtual link \`${vl.id}\` joins no VNF: no requirement of a VNF node names it`,
+        topo.file,
+        nodePath(vl.id),
+      );
     }
   }
   const levels = readLevels(topo, new Map(vnfs.map((v) => [v.id, v])), ctx);
-  const flavour: NsFlavour = { id, file: topo.file, at: ctx.problems.place(topo.file, [TT]), vnfs: deploymentOrder(vnfs, topo, ctx), virtualLinks, saps, levels: levels.levels };
+  const flavour: NsFlavour = {
+    id,
+    file: topo.file,
+    at: ctx.problems.place(topo.file, [TT]),
+    vnfs: deploymentOrder(vnfs, topo, ctx),
+    virtualLinks,
+    saps,
+    levels: levels.levels,
+  };
   if (levels.defaultLevelId !== undefined) flavour.defaultLevelId = levels.defaultLevelId;
   return flavour;
 }
@@ -110,7 +135,12 @@ function readVnf(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>,
   const level = str(profile.instantiation_level);
   if (level !== undefined) vnf.instantiationLevel = level;
   if (vnf.minInstances > vnf.maxInstances) {
-    ctx.problems.error("NS_INSTANCES_OUT_OF_RANGE", `vnf_profile: min_number_of_instances ${vnf.minInstances} is above max_number_of_instances ${vnf.maxInstances}`, topo.file, [...nodePath(node.name), "properties", "vnf_profile"]);
+    ctx.problems.error(
+      "NS_INSTANCES_OUT_OF_RANGE",
+      `vnf_profile: min_number_of_instances ${vnf.minInstances} is above max_number_of_instances ${vnf.maxInstances}`,
+      topo.file,
+      [...nodePath(node.name), "properties", "vnf_profile"],
+    );
   }
   for (const r of node.requirements) {
     const path = [...nodePath(node.name), "requirements", r.index, r.name];
@@ -123,7 +153,12 @@ function readVnf(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>,
     } else if (vlIds.has(target.name)) {
       vnf.links.push({ requirement: r.name, virtualLinkId: target.name, at: ctx.problems.place(topo.file, path) });
     } else {
-      ctx.problems.error("NS_NOT_A_VIRTUAL_LINK", `requirement \`${r.name}\` of VNF \`${node.name}\` names \`${r.node}\`, which is not an NsVirtualLink`, topo.file, path);
+      ctx.problems.error(
+        "NS_NOT_A_VIRTUAL_LINK",
+        `requirement \`${r.name}\` of VNF \`${node.name}\` names \`${r.node}\`, which is not an NsVirtualLink`,
+        topo.file,
+        path,
+      );
     }
   }
   return vnf;
@@ -136,7 +171,12 @@ function readSap(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>,
     if (vlIds.has(r.node)) {
       if (r.name === "internal_virtual_link") sap.virtualLinkId = r.node;
     } else if (topo.nodes.has(r.node)) {
-      ctx.problems.error("NS_NOT_A_VIRTUAL_LINK", `requirement \`${r.name}\` of SAP \`${node.name}\` names \`${r.node}\`, which is not an NsVirtualLink`, topo.file, [...nodePath(node.name), "requirements", r.index, r.name]);
+      ctx.problems.error(
+        "NS_NOT_A_VIRTUAL_LINK",
+        `requirement \`${r.name}\` of SAP \`${node.name}\` names \`${r.node}\`, which is not an NsVirtualLink`,
+        topo.file,
+        [...nodePath(node.name), "requirements", r.index, r.name],
+      );
     }
   }
   return sap;
@@ -156,7 +196,12 @@ function deploymentOrder(vnfs: NsVnf[], topo: Topology, ctx: SemanticContext): N
         const cycle = [...trail.slice(trail.indexOf(dep)), vnf.id, dep].join(" → ");
         const node = topo.nodes.get(vnf.id);
         const r = node?.requirements.find((q) => q.name === "dependency" && q.node === dep);
-        ctx.problems.error("NS_DEPENDENCY_CYCLE", `the VNFs depend on each other in a cycle: ${cycle}`, topo.file, [...nodePath(vnf.id), "requirements", r?.index ?? 0, "dependency"]);
+        ctx.problems.error("NS_DEPENDENCY_CYCLE", `the VNFs depend on each other in a cycle: ${cycle}`, topo.file, [
+          ...nodePath(vnf.id),
+          "requirements",
+          r?.index ?? 0,
+          "dependency",
+        ]);
       } else if (state.get(dep) === undefined) {
         visit(next, [...trail, vnf.id]);
       }
@@ -170,22 +215,40 @@ function deploymentOrder(vnfs: NsVnf[], topo: Topology, ctx: SemanticContext): N
 
 function readLevels(topo: Topology, vnfs: ReadonlyMap<string, NsVnf>, ctx: SemanticContext): { levels: NsLevel[]; defaultLevelId?: string } {
   const policies = topo.policies.filter((p) => ctx.types.isA(p.type, NS_T.NS_INSTANTIATION_LEVELS));
-  if (policies.length > 1) ctx.problems.error("NS_POLICY_DUPLICATE", "more than one NsInstantiationLevels policy in this flavour", topo.file, policyPath(policies[1]));
+  if (policies.length > 1)
+    ctx.problems.error("NS_POLICY_DUPLICATE", "more than one NsInstantiationLevels policy in this flavour", topo.file, policyPath(policies[1]));
   const declared = policies[0];
-  const levels: NsLevel[] = Object.entries(obj(declared?.properties.levels)).map(([id, v]) => ({ id, description: str(obj(v).description) ?? "", vnfInstances: {} }));
+  const levels: NsLevel[] = Object.entries(obj(declared?.properties.levels)).map(([id, v]) => ({
+    id,
+    description: str(obj(v).description) ?? "",
+    vnfInstances: {},
+  }));
   const byId = new Map(levels.map((l) => [l.id, l]));
   const defaultLevelId = str(declared?.properties.default_level);
   if (declared && defaultLevelId !== undefined && !byId.has(defaultLevelId)) {
-    ctx.problems.error("NS_UNKNOWN_LEVEL", `default_level \`${defaultLevelId}\` is not one of the levels (${[...byId.keys()].join(", ")})`, topo.file, [...policyPath(declared), "properties", "default_level"]);
+    ctx.problems.error("NS_UNKNOWN_LEVEL", `default_level \`${defaultLevelId}\` is not one of the levels (${[...byId.keys()].join(", ")})`, topo.file, [
+      ...policyPath(declared),
+      "properties",
+      "default_level",
+    ]);
   }
   for (const mapping of topo.policies.filter((p) => ctx.types.isA(p.type, NS_T.VNF_TO_LEVEL_MAPPING))) {
     for (const target of mapping.targets) {
-      if (!vnfs.has(target)) ctx.problems.error("NS_BAD_TARGET", `VnfToLevelMapping \`${mapping.name}\` targets \`${target}\`, which is not a VNF of this NS`, topo.file, [...policyPath(mapping), "targets"]);
+      if (!vnfs.has(target))
+        ctx.problems.error("NS_BAD_TARGET", `VnfToLevelMapping \`${mapping.name}\` targets \`${target}\`, which is not a VNF of this NS`, topo.file, [
+          ...policyPath(mapping),
+          "targets",
+        ]);
     }
     for (const [levelId, count] of Object.entries(obj(mapping.properties.levels))) {
       const level = byId.get(levelId);
       if (!level) {
-        ctx.problems.error("NS_UNKNOWN_LEVEL", `level \`${levelId}\` is not an NS instantiation level of this flavour`, topo.file, [...policyPath(mapping), "properties", "levels", levelId]);
+        ctx.problems.error("NS_UNKNOWN_LEVEL", `level \`${levelId}\` is not an NS instantiation level of this flavour`, topo.file, [
+          ...policyPath(mapping),
+          "properties",
+          "levels",
+          levelId,
+        ]);
         continue;
       }
       for (const target of mapping.targets) {
@@ -194,7 +257,12 @@ function readLevels(topo: Topology, vnfs: ReadonlyMap<string, NsVnf>, ctx: Seman
         const n = int(count) ?? 0;
         level.vnfInstances[target] = n;
         if (n < vnf.minInstances || n > vnf.maxInstances) {
-          ctx.problems.error("NS_INSTANCES_OUT_OF_RANGE", `level \`${levelId}\` gives ${n} instances of \`${target}\`, outside its vnf_profile [${vnf.minInstances}, ${vnf.maxInstances}]`, topo.file, [...policyPath(mapping), "properties", "levels", levelId]);
+          ctx.problems.error(
+            "NS_INSTANCES_OUT_OF_RANGE",
+            `level \`${levelId}\` gives ${n} instances of \`${target}\`, outside its vnf_profile [${vnf.minInstances}, ${vnf.maxInstances}]`,
+            topo.file,
+            [...policyPath(mapping), "properties", "levels", levelId],
+          );
         }
       }
     }

@@ -84,7 +84,12 @@ export function readInstantiateRequest(text: string, file: string): InstantiateR
 }
 
 /** What both request readers do around their field checks: parse with positions, warn at comments. */
-function readRequest<T>(text: string, file: string, what: string, checkFields: (check: Checker, value: unknown) => void): { request?: T; diagnostics: Diagnostic[] } {
+function readRequest<T>(
+  text: string,
+  file: string,
+  what: string,
+  checkFields: (check: Checker, value: unknown) => void,
+): { request?: T; diagnostics: Diagnostic[] } {
   const parsed = parseYaml(text, file);
   const bag = new DiagnosticBag();
   bag.add(...parsed.diagnostics.items);
@@ -171,7 +176,11 @@ class Checker {
     const r = value as Record<string, unknown>;
     this.field(r, "flavourId", "string", [], true);
     this.field(r, "instantiationLevelId", "string", [], false);
-    this.unknownKeys(r, ["flavourId", "instantiationLevelId", "extVirtualLinks", "extManagedVirtualLinks", "vimConnectionInfo", "additionalParams", "localizationLanguage"], []);
+    this.unknownKeys(
+      r,
+      ["flavourId", "instantiationLevelId", "extVirtualLinks", "extManagedVirtualLinks", "vimConnectionInfo", "additionalParams", "localizationLanguage"],
+      [],
+    );
     this.list(r, "extVirtualLinks", [], (v, p) => this.extVirtualLink(v, p));
     this.list(r, "extManagedVirtualLinks", [], (v, p) => {
       if (!this.expect(v, "object", p)) return;

@@ -139,13 +139,21 @@ function kubernetesSpec(f: Fields, authUrl: string | undefined): KubernetesVimSp
   const clientCertificate = f.certificates("client_certificate");
   const clientKey = f.privateKey("client_key");
   if ((clientCertificate == null) !== (clientKey == null)) {
-    f.bag.error("VIM_INCOMPLETE_CREDENTIALS", "client_certificate and client_key go together", f.locate([clientKey == null ? "client_certificate" : "client_key"]));
+    f.bag.error(
+      "VIM_INCOMPLETE_CREDENTIALS",
+      "client_certificate and client_key go together",
+      f.locate([clientKey == null ? "client_certificate" : "client_key"]),
+    );
   }
   if (bearerToken === undefined && !hasBasic && clientCertificate == null) {
     f.bag.error("VIM_NO_CREDENTIALS", "give bearer_token, or username and password", f.locate([]));
   }
   if (bearerToken !== undefined && hasBasic) {
-    f.bag.warning("VIM_TOKEN_OVERRIDES_BASIC", "both bearer_token and username/password are set; as in Tacker, the bearer token is used", f.locate(["bearer_token"]));
+    f.bag.warning(
+      "VIM_TOKEN_OVERRIDES_BASIC",
+      "both bearer_token and username/password are set; as in Tacker, the bearer token is used",
+      f.locate(["bearer_token"]),
+    );
   }
   // None is valid (insecure); the KubernetesVim component prints the warning when it is used.
   const sslCaCert = isNoneCa(f.value["ssl_ca_cert"]) ? null : f.certificates("ssl_ca_cert");
@@ -192,7 +200,11 @@ function kubernetesExtra(f: Fields, sslCaCert: string | null | undefined): Kuber
   // Tacker refuses Helm without a CA because its helm CLI needs a CA file; ours goes through the
   // in-memory kubeconfig, so this is only worth a warning (Tacker's own helm sample has no CA).
   if (out.use_helm && sslCaCert === null) {
-    f.bag.warning("VIM_HELM_WITHOUT_CA", "extra.use_helm without ssl_ca_cert: Tacker would refuse this VIM; pulumi-nfv accepts it, unverified", f.locate(["extra", "use_helm"]));
+    f.bag.warning(
+      "VIM_HELM_WITHOUT_CA",
+      "extra.use_helm without ssl_ca_cert: Tacker would refuse this VIM; pulumi-nfv accepts it, unverified",
+      f.locate(["extra", "use_helm"]),
+    );
   }
   return out;
 }
@@ -285,9 +297,7 @@ export function readVimConfigFile(file: string): { spec: VimSpec; bag: Diagnosti
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new DiagnosticError(`cannot read VIM config`, [
-      { severity: "error", code: "VIM_FILE_UNREADABLE", message: (err as Error).message, file },
-    ]);
+    throw new DiagnosticError(`cannot read VIM config`, [{ severity: "error", code: "VIM_FILE_UNREADABLE", message: (err as Error).message, file }]);
   }
   return parseVimConfig(text, file);
 }

@@ -72,7 +72,8 @@ export const LENIENCIES: readonly Leniency[] = [
   {
     id: "L12",
     rule: "An artifact listed with a hash in the manifest (`.mf`) but absent from the package is a warning (PKG_ARTIFACT_MISSING); one listed in TOSCA.meta stays an error.",
-    because: "Tacker refuses sample_vnf_package_csar_in_meta_and_manifest_false_source (TOSCA.meta) and onboards csar_in_meta_and_manifest and vnfpkgm3, whose manifests list an image the package lacks.",
+    because:
+      "Tacker refuses sample_vnf_package_csar_in_meta_and_manifest_false_source (TOSCA.meta) and onboards csar_in_meta_and_manifest and vnfpkgm3, whose manifests list an image the package lacks.",
   },
   {
     id: "L13",
@@ -82,17 +83,20 @@ export const LENIENCIES: readonly Leniency[] = [
   {
     id: "L14",
     rule: "VduScalingAspectDeltas may lack a step delta of its aspect (POLICY_DELTA_MISSING, warning: `nfv scale` of that aspect is refused, SCALE_NO_DELTA) or carry keys that are not step deltas (POLICY_UNKNOWN_DELTA, warning, ignored).",
-    because: "Tacker reads `deltas[<step delta>]` only when it scales, and fails then; it onboards vnfpkgm2 (`delta_2` for an aspect whose step_deltas are `[delta_1]`).",
+    because:
+      "Tacker reads `deltas[<step delta>]` only when it scales, and fails then; it onboards vnfpkgm2 (`delta_2` for an aspect whose step_deltas are `[delta_1]`).",
   },
   {
     id: "L15",
     rule: "A type under `node_types` deriving from a data, capability or other non-node type is read as a type of its parent's category (TYPE_WRONG_SECTION, one warning per file).",
-    because: "tosca-parser keeps all custom types in one dictionary; Tacker onboards the single-file VNFDs vnfpkgm3 and sample_vnfpkg_no_meta_single_vnfd, which declare ~100 data and capability types under node_types.",
+    because:
+      "tosca-parser keeps all custom types in one dictionary; Tacker onboards the single-file VNFDs vnfpkgm3 and sample_vnfpkg_no_meta_single_vnfd, which declare ~100 data and capability types under node_types.",
   },
   {
     id: "L16",
     rule: "A property definition inside a type whose data type (or entry_schema type) is unknown is a warning (TYPE_UNKNOWN); the property is then unusable and a template value for it is refused.",
-    because: "tosca-parser resolves a property's data type only when a template gives it a value; vnfpkgm3 declares properties of the undeclared IpAllocationPool, L2ProtocolData and Qos, and Tacker refuses test_csar_utils_data/sample_vnfpkg_no_meta_single_vnfd, whose levels use the undeclared ScaleInfo.",
+    because:
+      "tosca-parser resolves a property's data type only when a template gives it a value; vnfpkgm3 declares properties of the undeclared IpAllocationPool, L2ProtocolData and Qos, and Tacker refuses test_csar_utils_data/sample_vnfpkg_no_meta_single_vnfd, whose levels use the undeclared ScaleInfo.",
   },
   {
     id: "L17",

@@ -29,7 +29,10 @@ export class Problems {
    * @param display turns a package-relative file name into what the user sees.
    * @param strict `nfv validate --strict`: what SOL001 requires but Tacker tolerates is an error.
    */
-  constructor(private readonly display: (file: string) => string = (f) => f, private readonly strict = false) {}
+  constructor(
+    private readonly display: (file: string) => string = (f) => f,
+    private readonly strict = false,
+  ) {}
 
   /**
    * A problem at `path` inside the YAML file `file` (package-relative). `path` is copied: value
@@ -118,10 +121,6 @@ const tolerance = (leniency: string, message: string) => `${message} (${leniency
 
 export function sortDiagnostics(items: Diagnostic[]): Diagnostic[] {
   return [...items].sort(
-    (a, b) =>
-      (a.file ?? "").localeCompare(b.file ?? "") ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0) ||
-      a.code.localeCompare(b.code),
+    (a, b) => (a.file ?? "").localeCompare(b.file ?? "") || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || a.code.localeCompare(b.code),
   );
 }

@@ -82,7 +82,11 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
   const ctx = { types, problems };
   if (describesNs(topologies, ctx)) {
     if (expect === "vnf") {
-      problems.error("PKG_IS_NSD", "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)", entry);
+      problems.error(
+        "PKG_IS_NSD",
+        "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)",
+        entry,
+      );
       return {};
     }
     return { ns: buildNsModel(topologies, entryTopology, entry, ctx) };

@@ -15,7 +15,6 @@ import type { KubeObject } from "../../../translators/kubernetes/objects";
 import type { CnfPlan, VnfcRef } from "../../../translators/kubernetes/plan";
 import type { KubeApi, LivePod } from "../../../clients/kube-api";
 
-
 export interface PodDeletion {
   vnfcId: string;
   vduId: string;
@@ -41,12 +40,16 @@ export function planHeal(plan: CnfPlan, vnfcIds: readonly string[] | undefined, 
     const pod = pods.find((p) => p.metadata.name === id);
     const owner = pod?.metadata.ownerReferences?.find((o) => o.controller !== false);
     if (pod && owner && (owner.kind === "Job" || owner.kind === "CronJob")) {
-      bag.error("CNF_HEAL_UNSUPPORTED", `pod \`${id}\` belongs to ${owner.kind} \`${owner.name}\`; pods of jobs are not VNFCs`, { path: `vnfcInstanceId.${id}` });
+      bag.error("CNF_HEAL_UNSUPPORTED", `pod \`${id}\` belongs to ${owner.kind} \`${owner.name}\`; pods of jobs are not VNFCs`, {
+        path: `vnfcInstanceId.${id}`,
+      });
       continue;
     }
     const vnfc = pod ? Object.values(plan.vnfcs).find((v) => owns(v, pod)) : undefined;
     if (!pod || !vnfc) {
-      bag.error("CNF_UNKNOWN_VNFC", `\`${id}\` is not a pod of this VNF instance (VDUs: ${Object.keys(plan.vnfcs).join(", ")})`, { path: `vnfcInstanceId.${id}` });
+      bag.error("CNF_UNKNOWN_VNFC", `\`${id}\` is not a pod of this VNF instance (VDUs: ${Object.keys(plan.vnfcs).join(", ")})`, {
+        path: `vnfcInstanceId.${id}`,
+      });
       continue;
     }
     const d: PodDeletion = { vnfcId: id, vduId: vnfc.vduId, name: id, propagationPolicy: "Foreground" };

@@ -61,7 +61,11 @@ export function planScale(input: ScalePlanInput): ScalePlan {
   }
   const aspect = flavour.aspects.find((a) => a.id === request.aspectId);
   if (!aspect) {
-    bag.error("CNF_UNKNOWN_ASPECT", `aspect \`${request.aspectId}\` is not in flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`, { path: "aspectId" });
+    bag.error(
+      "CNF_UNKNOWN_ASPECT",
+      `aspect \`${request.aspectId}\` is not in flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+      { path: "aspectId" },
+    );
     return out;
   }
   const steps = request.numberOfSteps ?? 1;
@@ -73,7 +77,11 @@ export function planScale(input: ScalePlanInput): ScalePlan {
   const current = scaleLevelsOf(flavour, sel)[aspect.id];
   const next = current + (request.type === "SCALE_OUT" ? steps : -steps);
   if (next < 0 || next > aspect.maxScaleLevel) {
-    bag.error("CNF_SCALE_LEVEL_OUT_OF_RANGE", `aspect \`${aspect.id}\` is at scale level ${current}; ${request.type} by ${steps} gives ${next}, outside 0…${aspect.maxScaleLevel}`, { path: "numberOfSteps" });
+    bag.error(
+      "CNF_SCALE_LEVEL_OUT_OF_RANGE",
+      `aspect \`${aspect.id}\` is at scale level ${current}; ${request.type} by ${steps} gives ${next}, outside 0…${aspect.maxScaleLevel}`,
+      { path: "numberOfSteps" },
+    );
     return out;
   }
   const nextSel = { ...sel, scaleLevels: { ...(input.scaleLevels ?? {}), [aspect.id]: next } };
@@ -94,7 +102,11 @@ export function planScale(input: ScalePlanInput): ScalePlan {
       continue;
     }
     if (input.plan.helmReleases.length > 0 && ref.replicas === undefined) {
-      bag.error("CNF_NOT_SCALABLE", `${what} is rendered by a Helm chart and additionalParams.helm_value_names maps no replica value for VDU \`${vdu.id}\``, where);
+      bag.error(
+        "CNF_NOT_SCALABLE",
+        `${what} is rendered by a Helm chart and additionalParams.helm_value_names maps no replica value for VDU \`${vdu.id}\``,
+        where,
+      );
       continue;
     }
     const from = replicasOf(vdu, flavour, sel);

@@ -22,14 +22,7 @@ export function hostsToml(r: Pick<RegistryConnection, "connectionType" | "server
   if (!/^[A-Za-z0-9.-]+:\d+$/.test(r.server)) throw new Error(`hostsToml: server ${r.server} is not host:port`);
   const url = `${r.connectionType === "1" ? "https" : "http"}://${r.server}`;
   const caFile = r.connectionType === "1" && (r.certificatePath || r.caPem) ? `${CERTS_DIR}/${r.server}/ca.crt` : undefined;
-  const lines = [
-    `server = ${q(url)}`,
-    "",
-    `[host.${q(url)}]`,
-    `  capabilities = ["pull", "resolve"]`,
-    ...(caFile ? [`  ca = ${q(caFile)}`] : []),
-    "",
-  ];
+  const lines = [`server = ${q(url)}`, "", `[host.${q(url)}]`, `  capabilities = ["pull", "resolve"]`, ...(caFile ? [`  ca = ${q(caFile)}`] : []), ""];
   return { dir: r.server, content: lines.join("\n"), ...(caFile ? { caFile } : {}) };
 }
 

@@ -29,13 +29,15 @@ export function virtualRouterIdFor(clusterName: string): number {
 }
 
 export function keepalivedConfig(k: KeepalivedInput): string {
-  if (!Number.isInteger(k.virtualRouterId) || k.virtualRouterId < 1 || k.virtualRouterId > 255) throw new Error(`keepalivedConfig: virtual router id ${k.virtualRouterId} is outside 1-255`);
+  if (!Number.isInteger(k.virtualRouterId) || k.virtualRouterId < 1 || k.virtualRouterId > 255)
+    throw new Error(`keepalivedConfig: virtual router id ${k.virtualRouterId} is outside 1-255`);
   if (!Number.isInteger(k.index) || k.index < 0) throw new Error("keepalivedConfig: the master's index is not a whole number >= 0");
   checkNodeName("keepalivedConfig: the node name", k.nodeName);
   checkIp("keepalivedConfig: the node IP", k.nodeIp);
   checkIp("keepalivedConfig: the VIP", k.vip);
   k.peerIps.forEach((ip, i) => checkIp(`keepalivedConfig: peer IP ${i}`, ip));
-  if (k.interfaceName !== undefined && !/^[A-Za-z0-9_.-]{1,15}$/.test(k.interfaceName)) throw new Error("keepalivedConfig: the interface name is not a network interface name (1-15 of A-Z a-z 0-9 _ . -)");
+  if (k.interfaceName !== undefined && !/^[A-Za-z0-9_.-]{1,15}$/.test(k.interfaceName))
+    throw new Error("keepalivedConfig: the interface name is not a network interface name (1-15 of A-Z a-z 0-9 _ . -)");
   // A failed HAProxy lowers the priority by 20: below every healthy master (at most 20 masters).
   const priority = 150 - k.index;
   return [

@@ -62,12 +62,14 @@ export interface KubeadmInitInput {
 export function kubeadmInitConfig(i: KubeadmInitInput): string {
   const apiVersion = kubeadmApiVersion(i.kubernetesVersion);
   const init = {
-    apiVersion, kind: "InitConfiguration",
+    apiVersion,
+    kind: "InitConfiguration",
     localAPIEndpoint: { advertiseAddress: i.node.ip, bindPort: APISERVER_PORT },
     nodeRegistration: nodeRegistration(apiVersion, i.node),
   };
   const cluster: Record<string, unknown> = {
-    apiVersion, kind: "ClusterConfiguration",
+    apiVersion,
+    kind: "ClusterConfiguration",
     clusterName: i.clusterName,
     kubernetesVersion: `v${i.kubernetesVersion.replace(/^v/, "")}`,
     controlPlaneEndpoint: i.controlPlaneEndpoint,
@@ -98,10 +100,12 @@ export interface KubeadmJoinInput {
 export function kubeadmJoinConfig(j: KubeadmJoinInput): string {
   if (!/^[a-z0-9]{6}\.[a-z0-9]{16}$/.test(j.token)) throw new Error("kubeadmJoinConfig: the bootstrap token is malformed");
   if (!/^sha256:[0-9a-f]{64}$/.test(j.caCertHash)) throw new Error("kubeadmJoinConfig: the CA certificate hash is not sha256:<64 hex>");
-  if (j.certificateKey !== undefined && !/^[0-9a-f]{64}$/.test(j.certificateKey)) throw new Error("kubeadmJoinConfig: the certificate key is not 64 hex digits");
+  if (j.certificateKey !== undefined && !/^[0-9a-f]{64}$/.test(j.certificateKey))
+    throw new Error("kubeadmJoinConfig: the certificate key is not 64 hex digits");
   const apiVersion = kubeadmApiVersion(j.kubernetesVersion);
   const join: Record<string, unknown> = {
-    apiVersion, kind: "JoinConfiguration",
+    apiVersion,
+    kind: "JoinConfiguration",
     discovery: { bootstrapToken: { apiServerEndpoint: j.controlPlaneEndpoint, token: j.token, caCertHashes: [j.caCertHash] } },
     nodeRegistration: nodeRegistration(apiVersion, j.node),
   };

@@ -23,13 +23,18 @@ export function noProxy(i: NoProxyInput): string {
   const domain = i.dnsDomain ?? "cluster.local";
   const entries = [
     ...(i.user ?? []),
-    "localhost", "127.0.0.1",
+    "localhost",
+    "127.0.0.1",
     ...(i.k8sNodeCidr ? [i.k8sNodeCidr] : []),
-    ...i.nodeIps, ...i.nodeNames,
+    ...i.nodeIps,
+    ...i.nodeNames,
     ...(i.vip ? [i.vip] : []),
-    i.podCidr, i.serviceCidr,
+    i.podCidr,
+    i.serviceCidr,
     ...i.registryServers.map((s) => s.replace(/:\d+$/, "")),
-    ".svc", `.svc.${domain}`, `.${domain}`,
+    ".svc",
+    `.svc.${domain}`,
+    `.${domain}`,
   ];
   return [...new Set(entries.filter((e) => e !== ""))].join(",");
 }

@@ -8,7 +8,11 @@ import { createHash } from "node:crypto";
 import { DNS_LABEL_MAX, parseNodeName } from "../../host-files/dns-names";
 
 export function nodeName(cluster: string, vnfcId: string): string {
-  const label = `${cluster}-${vnfcId}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/^-+|-+$/g, "");
+  const label = `${cluster}-${vnfcId}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^-+|-+$/g, "");
   if (label.length <= DNS_LABEL_MAX) return label;
   // Too long for a hostname: keep the distinctive tail (the VNFC id) and a hash of the whole.
   const hash = createHash("sha256").update(`${cluster}/${vnfcId}`).digest("hex").slice(0, 8);

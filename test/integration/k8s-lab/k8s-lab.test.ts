@@ -104,7 +104,9 @@ describe.skipIf(!enabled)("lab/k8s: a real Kubernetes API on 127.0.0.1", () => {
   it("shared safely: two ups at once both succeed, and one holder's down keeps the lab up for the other", async () => {
     const script = (name: string, holder: string) =>
       new Promise<string>((resolve, reject) =>
-        execFile(path.join(LAB, name), ["--holder", holder], { encoding: "utf8" }, (e, out, err) => (e ? reject(new Error(`${name} --holder ${holder}: ${err}`)) : resolve(out))),
+        execFile(path.join(LAB, name), ["--holder", holder], { encoding: "utf8" }, (e, out, err) =>
+          e ? reject(new Error(`${name} --holder ${holder}: ${err}`)) : resolve(out),
+        ),
       );
     const [a, b] = await Promise.all([script("up", "k8s-lab-a"), script("up", "k8s-lab-b")]);
     expect(a.trim().split("\n").pop()).toBe(vimConfig);

@@ -11,7 +11,8 @@ let watch: ReturnType<typeof startWatch> | undefined;
 // vitest wants the context as an object pattern, though this hook needs only the suite (the file).
 // eslint-disable-next-line no-empty-pattern
 beforeAll(({}, suite) => {
-  const file = (suite as { filepath?: string; file?: { filepath?: string } }).filepath ?? (suite as { file?: { filepath?: string } }).file?.filepath ?? "unknown";
+  const file =
+    (suite as { filepath?: string; file?: { filepath?: string } }).filepath ?? (suite as { file?: { filepath?: string } }).file?.filepath ?? "unknown";
   watch = startWatch(file);
 });
 

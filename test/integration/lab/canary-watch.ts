@@ -56,7 +56,10 @@ class Watch {
   private seq = 0;
 
   constructor(readonly testFile: string) {
-    const name = path.relative(path.join(ROOT, "test/integration"), testFile).replace(/\.test\.ts$/, "").replace(/[/\\]/g, "__");
+    const name = path
+      .relative(path.join(ROOT, "test/integration"), testFile)
+      .replace(/\.test\.ts$/, "")
+      .replace(/[/\\]/g, "__");
     this.dir = path.join(ROOT, ".test-results/canary", name);
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
@@ -174,7 +177,10 @@ export function newCanary(purpose: string): string {
 export function registerPrivateKeyFile(purpose: string, file: string): void {
   const text = readFileSync(file, "utf8");
   registerSecret(purpose, text.trim());
-  const longest = text.split("\n").filter((l) => !l.startsWith("-----")).reduce((a, b) => (b.length > a.length ? b : a), "");
+  const longest = text
+    .split("\n")
+    .filter((l) => !l.startsWith("-----"))
+    .reduce((a, b) => (b.length > a.length ? b : a), "");
   if (longest.length >= MIN_NEEDLE) registerSecret(`${purpose} (a line of it)`, longest);
 }
 
@@ -246,16 +252,29 @@ function installStackHooks(): void {
   };
   const setConfig = ws.setConfig;
   ws.setConfig = function (stack, key, value, usePath) {
-    if (value.secret) return Promise.reject(new Error(`setConfig(${key}, secret): the Automation API would put the secret on pulumi's command line, seen in the process list; use setSecretConfig (test/integration/harness.ts)`));
+    if (value.secret)
+      return Promise.reject(
+        new Error(
+          `setConfig(${key}, secret): the Automation API would put the secret on pulumi's command line, seen in the process list; use setSecretConfig (test/integration/harness.ts)`,
+        ),
+      );
     return setConfig.call(this, stack, key, value, usePath);
   };
   const setAllConfig = ws.setAllConfig;
   ws.setAllConfig = function (stack, config, usePath) {
     const secret = Object.entries(config).find(([, v]) => v.secret);
-    if (secret) return Promise.reject(new Error(`setAllConfig(${secret[0]}, secret): the Automation API would put the secret on pulumi's command line; use setSecretConfig (test/integration/harness.ts)`));
+    if (secret)
+      return Promise.reject(
+        new Error(
+          `setAllConfig(${secret[0]}, secret): the Automation API would put the secret on pulumi's command line; use setSecretConfig (test/integration/harness.ts)`,
+        ),
+      );
     return setAllConfig.call(this, stack, config, usePath);
   };
-  const proto = Stack.prototype as unknown as Record<Op, (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) => Promise<{ stdout: string; stderr: string }>>;
+  const proto = Stack.prototype as unknown as Record<
+    Op,
+    (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) => Promise<{ stdout: string; stderr: string }>
+  >;
   for (const op of OPS) {
     const original = proto[op];
     proto[op] = async function (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) {
@@ -289,7 +308,10 @@ async function snapshot(w: Watch, stack: Stack, after: string): Promise<void> {
   const ws = stack.workspace as { workDir: string; envVars?: Record<string, string>; pulumiCommand?: { command: string } };
   const env = { ...process.env, ...(ws.envVars ?? {}) };
   const cli = ws.pulumiCommand?.command ?? "pulumi";
-  for (const [what, args] of [["stack export", ["stack", "export", "--stack", stack.name]], ["stack output --json", ["stack", "output", "--json", "--stack", stack.name]]] as const) {
+  for (const [what, args] of [
+    ["stack export", ["stack", "export", "--stack", stack.name]],
+    ["stack output --json", ["stack", "output", "--json", "--stack", stack.name]],
+  ] as const) {
     try {
       const { stdout } = await run(cli, [...args, "--non-interactive"], { cwd: ws.workDir, env, maxBuffer: 256 * 1024 * 1024 });
       w.keep(`${what} of ${stack.name} after ${after}`, `${what.split(" ")[1]}-${safe(stack.name)}.json`, stdout);

@@ -22,7 +22,10 @@ export const k8sLabBuilt = existsSync(path.join(CACHE, `k8s/kube-apiserver-${K8S
  * vim-config.yaml it wrote. Files that share the lab hold it each under their own name.
  */
 export function k8sLabUp(holder: string): string {
-  const vimConfig = execFileSync(path.join(LAB, "up"), ["--holder", holder], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  const vimConfig = execFileSync(path.join(LAB, "up"), ["--holder", holder], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
   // The lab's bearer token, looked for by the canary scan of the file (lab/canary-watch.ts).
   registerSecret("k8s lab bearer token", labToken(vimConfig));
   return vimConfig;

@@ -38,7 +38,11 @@ export async function openLabStack(name: string, opts: { magnum?: boolean } = {}
   };
   await set("vims.lab.file", facts.vim_config);
   return {
-    facts, work, local, stack, set,
+    facts,
+    work,
+    local,
+    stack,
+    set,
     async setSsh(vnf, user, cp) {
       if (cp) await set(`vnfs.${vnf}.ssh.cp`, cp);
       await set(`vnfs.${vnf}.ssh.user`, user);

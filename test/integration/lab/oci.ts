@@ -23,14 +23,27 @@ export function buildOciImage(dir: string, work: string): { layerDigest: string 
     return { digest: `sha256:${d}`, size: b.length };
   };
   const layer = blob(gz);
-  const config = blob(Buffer.from(JSON.stringify({ architecture: "amd64", os: "linux", rootfs: { type: "layers", diff_ids: [`sha256:${sha256(tar)}`] }, config: {} })));
-  const manifest = blob(Buffer.from(JSON.stringify({
-    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-    config: { mediaType: "application/vnd.oci.image.config.v1+json", ...config },
-    layers: [{ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", ...layer }],
-  })));
+  const config = blob(
+    Buffer.from(JSON.stringify({ architecture: "amd64", os: "linux", rootfs: { type: "layers", diff_ids: [`sha256:${sha256(tar)}`] }, config: {} })),
+  );
+  const manifest = blob(
+    Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: "application/vnd.oci.image.manifest.v1+json",
+        config: { mediaType: "application/vnd.oci.image.config.v1+json", ...config },
+        layers: [{ mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", ...layer }],
+      }),
+    ),
+  );
   writeFileSync(path.join(dir, "oci-layout"), JSON.stringify({ imageLayoutVersion: "1.0.0" }));
-  writeFileSync(path.join(dir, "index.json"), JSON.stringify({ schemaVersion: 2, manifests: [{ mediaType: "application/vnd.oci.image.manifest.v1+json", ...manifest, annotations: { "org.opencontainers.image.ref.name": "1.0" } }] }));
+  writeFileSync(
+    path.join(dir, "index.json"),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [{ mediaType: "application/vnd.oci.image.manifest.v1+json", ...manifest, annotations: { "org.opencontainers.image.ref.name": "1.0" } }],
+    }),
+  );
   return { layerDigest: layer.digest };
 }
 

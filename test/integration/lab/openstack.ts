@@ -45,7 +45,8 @@ export function labUp(opts: { magnum?: boolean } = {}): LabFacts {
     mkdirSync(path.dirname(STARTED_MARKER), { recursive: true });
     writeFileSync(STARTED_MARKER, `${new Date().toISOString()}\n`);
   }
-  const up = () => execFileSync(path.join(LAB, "up"), opts.magnum ? ["--with-magnum"] : [], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
+  const up = () =>
+    execFileSync(path.join(LAB, "up"), opts.magnum ? ["--with-magnum"] : [], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 1_500_000 });
   let out: string;
   try {
     out = up();
@@ -55,7 +56,13 @@ export function labUp(opts: { magnum?: boolean } = {}): LabFacts {
     console.error(`lab/openstack/up failed (${(e as Error).message.split("\n")[0]}); trying once more`);
     out = up();
   }
-  const facts: LabFacts = Object.fromEntries(out.trim().split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  const facts: LabFacts = Object.fromEntries(
+    out
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
   // The VIM user's password, looked for by the canary scan of the file (lab/canary-watch.ts).
   const password = facts.vim_config ? /^password: *'?([^'\n]+)'?$/m.exec(readFileSync(facts.vim_config, "utf8"))?.[1] : undefined;
   if (password && password.length >= 12) registerSecret("lab OpenStack VIM password", password);
@@ -71,11 +78,19 @@ export function labDownIfStartedByTests(): void {
 
 /** Resource ids the lab created (network.lab-net, subnet.lab-subnet, …). */
 export function labResources(facts: LabFacts): Record<string, string> {
-  return Object.fromEntries(readFileSync(path.join(facts.state_dir, "resources.env"), "utf8").trim().split("\n").map((l) => l.split("=") as [string, string]));
+  return Object.fromEntries(
+    readFileSync(path.join(facts.state_dir, "resources.env"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split("=") as [string, string]),
+  );
 }
 
 /** The `openstack` CLI as the VIM's user (or `cloud`), JSON out. */
 export function openstackCli<T>(facts: LabFacts, args: string[], cloud = "oslab"): T {
-  const out = execFileSync("openstack", [...args, "-f", "json"], { env: { ...process.env, OS_CLIENT_CONFIG_FILE: facts.clouds_yaml, OS_CLOUD: cloud }, encoding: "utf8" });
+  const out = execFileSync("openstack", [...args, "-f", "json"], {
+    env: { ...process.env, OS_CLIENT_CONFIG_FILE: facts.clouds_yaml, OS_CLOUD: cloud },
+    encoding: "utf8",
+  });
   return JSON.parse(out) as T;
 }

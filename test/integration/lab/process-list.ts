@@ -44,7 +44,10 @@ export class ProcessSampler {
   lookFor(secrets: Secret[]): void {
     if (!this.child.connected || secrets.length === this.sent) return;
     this.sent = secrets.length;
-    this.child.send({ type: "needles", needles: secrets.flatMap((s) => encodedForms(s.value).map((f) => ({ purpose: s.purpose, form: f.form, needle: f.needle }))) });
+    this.child.send({
+      type: "needles",
+      needles: secrets.flatMap((s) => encodedForms(s.value).map((f) => ({ purpose: s.purpose, form: f.form, needle: f.needle }))),
+    });
   }
 
   /** The matches of the whole run; the sampler then exits (killed after 10 s without an answer). */

@@ -47,7 +47,14 @@ process.on("message", (m) => {
     for (const [line, pid] of seen) match(line, pid);
   } else if (m.type === "finish") {
     sample();
-    process.send({ type: "result", commandLines: seen.size, hits: [...hits.values()].map(({ purpose, form, pid, argv0 }) => ({ purpose, form, pid, argv0: argv0.split("/").pop() })) }, () => process.exit(0));
+    process.send(
+      {
+        type: "result",
+        commandLines: seen.size,
+        hits: [...hits.values()].map(({ purpose, form, pid, argv0 }) => ({ purpose, form, pid, argv0: argv0.split("/").pop() })),
+      },
+      () => process.exit(0),
+    );
   }
 });
 process.on("disconnect", () => process.exit(0));

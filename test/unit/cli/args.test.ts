@@ -8,7 +8,10 @@ describe("parseArgs", () => {
   it("reads `--name value`, `--name=value`, flags and positionals in any order", () => {
     const r = parse("heal", "--stack", "dev", "--vnf=hw", "--preview", "VDU1-0");
     expect(r.positionals).toEqual(["heal", "VDU1-0"]);
-    expect([...r.options]).toEqual([["stack", "dev"], ["vnf", "hw"]]);
+    expect([...r.options]).toEqual([
+      ["stack", "dev"],
+      ["vnf", "hw"],
+    ]);
     expect([...r.flags]).toEqual(["preview"]);
   });
 

@@ -41,7 +41,11 @@ describe("nfv preview, heal, scale: user errors", () => {
     const saved = process.env.PATH;
     process.env.PATH = mkdtempSync(path.join(tmpdir(), "no-pulumi-"));
     try {
-      for (const cmd of [["preview", "--stack", "local"], ["heal", "--stack", "local"], ["scale", "--stack", "local", "--aspect", "a", "--steps", "1", "--type", "out"]]) {
+      for (const cmd of [
+        ["preview", "--stack", "local"],
+        ["heal", "--stack", "local"],
+        ["scale", "--stack", "local", "--aspect", "a", "--steps", "1", "--type", "out"],
+      ]) {
         const r = await run(...cmd);
         expect([cmd[0], r.code]).toEqual([cmd[0], 1]);
         expect(r.err).toBe(`nfv ${cmd[0]}: cannot open stack 'local': the pulumi CLI is not on PATH (\`. lab/toolchain/env.sh\` puts the lab's on it)\n`);
@@ -58,7 +62,9 @@ describe("nfv preview, heal, scale: user errors", () => {
   });
 
   it("any other failed pulumi run (a backend that cannot be reached): its `error:` line, exit 1", async () => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"));
+    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(
+      commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"),
+    );
     const r = await run("heal", "--stack", "dev");
     expect(r).toEqual({ code: 1, out: "", err: "nfv heal: cannot open stack 'dev': could not reach the backend: connection refused\n" });
   });
@@ -70,7 +76,9 @@ describe("nfv preview, heal, scale: user errors", () => {
   });
 
   it.each(["preview", "scale"])("a backend that cannot be reached for %s: its `error:` line, exit 1", async (cmd) => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"));
+    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(
+      commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"),
+    );
     const r = await run(...COMMAND_ARGS[cmd]("dev"));
     expect(r).toEqual({ code: 1, out: "", err: `nfv ${cmd}: cannot open stack 'dev': could not reach the backend: connection refused\n` });
   });
@@ -84,8 +92,18 @@ describe("nfv preview, heal, scale: user errors", () => {
     if (errno === "EISDIR") mkdirSync(path.join(dir, out));
     const target = path.join(dir, out);
     const event = {
-      sequence: 1, timestamp: 0,
-      resourcePreEvent: { metadata: { op: "create", urn: "urn:pulumi:local::pulumi-nfv::openstack:compute/instance:Instance::vnf1-vdu1-0", type: "openstack:compute/instance:Instance", provider: "", diffs: ["name"], new: { inputs: {} } } },
+      sequence: 1,
+      timestamp: 0,
+      resourcePreEvent: {
+        metadata: {
+          op: "create",
+          urn: "urn:pulumi:local::pulumi-nfv::openstack:compute/instance:Instance::vnf1-vdu1-0",
+          type: "openstack:compute/instance:Instance",
+          provider: "",
+          diffs: ["name"],
+          new: { inputs: {} },
+        },
+      },
     } as unknown as EngineEvent;
     const stack = {
       async preview(opts: { onEvent: (e: EngineEvent) => void }) {

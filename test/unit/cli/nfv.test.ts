@@ -36,7 +36,12 @@ describe("nfv validate", () => {
 
   it("validates an NS package: the example NS is valid, a dependency cycle in it is an error at its line", async () => {
     expect(await run("validate", writePackage(examplePackage("ns")))).toEqual({ code: 0, out: "0 error(s), 0 warning(s)\n", err: "" });
-    const files = edit(examplePackage("ns"), "Definitions/hybrid_ns.yaml", "        - virtual_link_service: service_link\n\n", "        - virtual_link_service: service_link\n        - dependency: client\n\n");
+    const files = edit(
+      examplePackage("ns"),
+      "Definitions/hybrid_ns.yaml",
+      "        - virtual_link_service: service_link\n\n",
+      "        - virtual_link_service: service_link\n        - dependency: client\n\n",
+    );
     const dir = writePackage(files);
     const r = await run("validate", dir);
     expect(r.code).toBe(1);
@@ -48,7 +53,12 @@ describe("nfv validate", () => {
     const dir = writePackage(edit(baseFiles(), "Definitions/vnfd.yaml", "default_level: small", "default_level: medium"));
     const r = await run("validate", dir);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(new RegExp(`^${join(dir, "Definitions/vnfd.yaml")}:\\d+:\\d+ \\(topology_template\\.policies\\[3\\]\\.instantiation_levels\\.properties\\.default_level\\): error POLICY_DEFAULT_LEVEL_MISSING: `, "m"));
+    expect(r.out).toMatch(
+      new RegExp(
+        `^${join(dir, "Definitions/vnfd.yaml")}:\\d+:\\d+ \\(topology_template\\.policies\\[3\\]\\.instantiation_levels\\.properties\\.default_level\\): error POLICY_DEFAULT_LEVEL_MISSING: `,
+        "m",
+      ),
+    );
   });
 
   it("prints the JSON shape with --format json", async () => {
@@ -70,7 +80,10 @@ describe("nfv validate", () => {
 
   it("--strict makes what Tacker tolerates an error: exit 0 with a warning without it, 1 with it", async () => {
     const dir = writePackage(edit(baseFiles(), "Definitions/vnfd.yaml", "      properties:\n        description: VDUs kept apart\n", ""));
-    expect(await run("validate", dir)).toMatchObject({ code: 0, out: expect.stringMatching(/: warning TEMPLATE_MISSING_PROPERTY: .*\(L10: Tacker accepts this; an error with --strict\)\n/) });
+    expect(await run("validate", dir)).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/: warning TEMPLATE_MISSING_PROPERTY: .*\(L10: Tacker accepts this; an error with --strict\)\n/),
+    });
     expect(await run("validate", dir, "--strict")).toMatchObject({ code: 1, out: expect.stringContaining(": error TEMPLATE_MISSING_PROPERTY: ") });
   });
 
@@ -87,12 +100,24 @@ describe("nfv translate", () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.out);
     expect(Object.keys(json)).toEqual(["vnf", "flavours", "graph", "diagnostics"]);
-    expect(json.vnf).toMatchObject({ descriptorId: "b1db0ce7-ebca-1fb7-95ed-4840d70a1163", descriptorVersion: "1.0", provider: "Company", productName: "Sample VNF", softwareVersion: "1.0" });
+    expect(json.vnf).toMatchObject({
+      descriptorId: "b1db0ce7-ebca-1fb7-95ed-4840d70a1163",
+      descriptorVersion: "1.0",
+      provider: "Company",
+      productName: "Sample VNF",
+      softwareVersion: "1.0",
+    });
     const complex = json.flavours.find((f: { id: string }) => f.id === "complex");
     expect(complex.vdus[0]).toMatchObject({ id: "masterNode", name: "masterNode", kind: "compute", minInstances: 3, maxInstances: 5, initialInstances: 3 });
     expect(complex.cps[0]).toEqual({ id: "masterNode_CP1", vdu: "masterNode", virtualLink: null, external: true });
-    expect(complex.aspects).toEqual([{ id: "master_instance", maxScaleLevel: 2 }, { id: "worker_instance", maxScaleLevel: 2 }]);
-    expect(complex.instantiationLevels).toEqual([{ id: "instantiation_level_1", default: true }, { id: "instantiation_level_2", default: false }]);
+    expect(complex.aspects).toEqual([
+      { id: "master_instance", maxScaleLevel: 2 },
+      { id: "worker_instance", maxScaleLevel: 2 },
+    ]);
+    expect(complex.instantiationLevels).toEqual([
+      { id: "instantiation_level_1", default: true },
+      { id: "instantiation_level_2", default: false },
+    ]);
     expect(complex.lcmHooks.instantiate_end).toBe("Scripts/kubernetes_mgmt.py");
     expect(json.graph.flavourId).toBe("complex");
     expect(json.graph.nodes[0]).toMatchObject({ kind: "component", component: "kubernetes-cluster" });
@@ -100,7 +125,18 @@ describe("nfv translate", () => {
   });
 
   it("uses an instantiate request for the level and external networks", async () => {
-    const request = writePackage(new Map([["req.json", JSON.stringify({ flavourId: "simple", instantiationLevelId: "instantiation_level_2", extVirtualLinks: [{ id: "net0", resourceId: "uuid", extCps: [{ cpdId: "CP1", cpConfig: [] }] }] })]]));
+    const request = writePackage(
+      new Map([
+        [
+          "req.json",
+          JSON.stringify({
+            flavourId: "simple",
+            instantiationLevelId: "instantiation_level_2",
+            extVirtualLinks: [{ id: "net0", resourceId: "uuid", extCps: [{ cpdId: "CP1", cpConfig: [] }] }],
+          }),
+        ],
+      ]),
+    );
     const r = await run("translate", HELLO, "--request", join(request, "req.json"));
     expect(r.code).toBe(0);
     const graph = JSON.parse(r.out).graph;

@@ -48,7 +48,11 @@ describe("kubeApi", () => {
     const f = fake([() => ({ status: 403, body: '{"kind":"Status","message":"pods is forbidden"}' })]);
     const api = kubeApi(cfg, f.transport);
     await expect(api.deletePod("default", "x", "Foreground")).rejects.toThrow("delete pod default/x: HTTP 403: pods is forbidden");
-    expect(f.calls[0]).toMatchObject({ method: "DELETE", insecure: true, headers: { Authorization: `Basic ${Buffer.from("u:p").toString("base64")}`, "Content-Type": "application/json" } });
+    expect(f.calls[0]).toMatchObject({
+      method: "DELETE",
+      insecure: true,
+      headers: { Authorization: `Basic ${Buffer.from("u:p").toString("base64")}`, "Content-Type": "application/json" },
+    });
     expect(JSON.parse(f.calls[0].body!)).toEqual({ apiVersion: "v1", kind: "DeleteOptions", propagationPolicy: "Foreground" });
   });
 });
@@ -61,7 +65,12 @@ describe("runHeal", () => {
       (r) => (r.method === "GET" ? (++gets < 2 ? { status: 200, body: '{"metadata":{"name":"vdu1"}}' } : { status: 404, body: "{}" }) : undefined),
       (r) => (r.method === "POST" ? { status: 201, body: "{}" } : undefined),
     ]);
-    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "vdu1", labels: { tacker_vnf_instance_id: "i-1" } }, spec: { containers: [{ name: "c", image: "nginx:1.27" }] } };
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "vdu1", labels: { tacker_vnf_instance_id: "i-1" } },
+      spec: { containers: [{ name: "c", image: "nginx:1.27" }] },
+    };
     const plan: HealPlan = {
       mode: "vnfc",
       deletions: [
@@ -84,7 +93,9 @@ describe("runHeal", () => {
   it("refuses an entire-heal plan (that is a Pulumi replacement) and a plan with errors", async () => {
     const api = kubeApi(kubeconfig, fake([]).transport);
     await expect(runHeal({ mode: "entire", replace: [], diagnostics: [] }, api, { defaultNamespace: "nfv" })).rejects.toThrow(/Pulumi replacement/);
-    await expect(runHeal({ mode: "vnfc", deletions: [], diagnostics: [{ severity: "error", code: "X", message: "m" }] }, api, { defaultNamespace: "nfv" })).rejects.toThrow(/errors/);
+    await expect(
+      runHeal({ mode: "vnfc", deletions: [], diagnostics: [{ severity: "error", code: "X", message: "m" }] }, api, { defaultNamespace: "nfv" }),
+    ).rejects.toThrow(/errors/);
   });
 
   it("reads the kubeconfig with the one parser the VIMs use: what is missing is named", () => {

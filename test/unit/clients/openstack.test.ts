@@ -10,7 +10,14 @@ import { startFakeNova, type FakeNova } from "../helpers/fake-nova";
 const USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
 let nova: FakeNova;
 const creds = (extra: Record<string, string> = {}) => ({
-  authUrl: nova.authUrl, username: USER.name, password: USER.password, projectName: USER.project, projectDomainName: "Default", userDomainName: "Default", certVerify: true, ...extra,
+  authUrl: nova.authUrl,
+  username: USER.name,
+  password: USER.password,
+  projectName: USER.project,
+  projectDomainName: "Default",
+  userDomainName: "Default",
+  certVerify: true,
+  ...extra,
 });
 
 beforeAll(async () => {
@@ -31,12 +38,19 @@ describe("keystoneSession", () => {
   });
 
   it("a wrong password: an error naming the URL, user and project, never the password", async () => {
-    const e = await keystoneSession(creds({ password: "wrong-s3cret" })).then(() => undefined, (err: Error) => err.message);
+    const e = await keystoneSession(creds({ password: "wrong-s3cret" })).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
     expect(e).toMatch(/^Keystone http:\/\/127\.0\.0\.1:\d+\/identity\/v3\/auth\/tokens refused user 'nfv_user' for project 'nfv': HTTP 401/);
     expect(e).not.toContain("s3cret");
   });
 
   it("keystoneV3 appends /v3 once", () => {
-    expect([keystoneV3("http://k/identity"), keystoneV3("http://k/identity/v3"), keystoneV3("http://k:5000/v3/")]).toEqual(["http://k/identity/v3", "http://k/identity/v3", "http://k:5000/v3"]);
+    expect([keystoneV3("http://k/identity"), keystoneV3("http://k/identity/v3"), keystoneV3("http://k:5000/v3/")]).toEqual([
+      "http://k/identity/v3",
+      "http://k/identity/v3",
+      "http://k:5000/v3",
+    ]);
   });
 });

@@ -51,7 +51,14 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-const plan = () => planCnf({ model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, additionalParams: defFiles("pod.yaml", "deployment.yaml", "namespace.yaml"), manifests: testCnfFiles() });
+const plan = () =>
+  planCnf({
+    model: testCnfModel(),
+    flavourId: "simple",
+    vnfInstanceId: ID,
+    additionalParams: defFiles("pod.yaml", "deployment.yaml", "namespace.yaml"),
+    manifests: testCnfFiles(),
+  });
 const api = () => kubeApi(buildKubeconfig({ name: "t", server: url, namespace: "nfv", caPem: null, bearerToken: "tok" }));
 
 describe("refuseForeignObjects", () => {
@@ -84,10 +91,25 @@ describe("ContainerizedVnf with the VIM's kubeconfig", () => {
   it("checks the cluster before registering its children, then registers them", async () => {
     vi.spyOn(pulumi.log, "warn").mockImplementation(() => Promise.resolve());
     const v = new vim.KubernetesVim("lab", { authUrl: url, bearerToken: "tok", sslCaCert: "None", projectName: "nfv" });
-    const c = new cnf.ContainerizedVnf("hello", { vim: v, model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, additionalParams: defFiles("pod.yaml", "deployment.yaml"), manifests: testCnfFiles() });
+    const c = new cnf.ContainerizedVnf("hello", {
+      vim: v,
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      additionalParams: defFiles("pod.yaml", "deployment.yaml"),
+      manifests: testCnfFiles(),
+    });
     expect(await valueOf(c.namespace)).toBe("default");
     for (let i = 0; i < 50 && registered.filter((r) => r.name.startsWith("hello-")).length < 2; i++) await settle();
-    expect([...seen].sort()).toEqual(["GET /api/v1/namespaces/default/pods/vdu1 Bearer tok", "GET /apis/apps/v1/namespaces/default/deployments/vdu2 Bearer tok"]);
-    expect(registered.filter((r) => r.name.startsWith("hello-")).map((r) => r.name).sort()).toEqual(["hello-deployment-vdu2", "hello-pod-vdu1"]);
+    expect([...seen].sort()).toEqual([
+      "GET /api/v1/namespaces/default/pods/vdu1 Bearer tok",
+      "GET /apis/apps/v1/namespaces/default/deployments/vdu2 Bearer tok",
+    ]);
+    expect(
+      registered
+        .filter((r) => r.name.startsWith("hello-"))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["hello-deployment-vdu2", "hello-pod-vdu1"]);
   });
 });

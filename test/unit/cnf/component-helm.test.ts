@@ -56,12 +56,27 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ID = "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a";
-const params = { helm_chart_path: [{ chart_file: HELM_CHART_TGZ }], helm_release_name: "web", helm_parameters: { "image.tag": "1.2.4" }, helm_value_names: { WEB: { replica: "replicaCount" } }, namespace: "cnf" };
+const params = {
+  helm_chart_path: [{ chart_file: HELM_CHART_TGZ }],
+  helm_release_name: "web",
+  helm_parameters: { "image.tag": "1.2.4" },
+  helm_value_names: { WEB: { replica: "replicaCount" } },
+  namespace: "cnf",
+};
 
 describe("ContainerizedVnf with a Helm chart", () => {
   it("registers one helm.v4.Chart, named from the component, with the chart as a local archive of the package's bytes, the values and the namespace", async () => {
     const edge = new vim.KubernetesVim("edge", { authUrl: "https://192.0.2.10:6443", bearerToken: "tok", sslCaCert: "None", projectName: "nfv" });
-    const c = new cnf.ContainerizedVnf("web", { vim: edge, model, flavourId: "simple", instantiationLevelId: "large", additionalParams: params, vnfInstanceId: ID, packageSource: source, refuseAdoption: false });
+    const c = new cnf.ContainerizedVnf("web", {
+      vim: edge,
+      model,
+      flavourId: "simple",
+      instantiationLevelId: "large",
+      additionalParams: params,
+      vnfInstanceId: ID,
+      packageSource: source,
+      refuseAdoption: false,
+    });
     await settle();
     expect(charts.map((r) => r.name)).toEqual(["web-helm-web"]);
     const { args, opts } = charts[0];
@@ -79,13 +94,25 @@ describe("ContainerizedVnf with a Helm chart", () => {
   });
 
   it("a bad request (helm_value_names naming an unknown VDU) throws one error and registers nothing", () => {
-    const e = thrown(() => new cnf.ContainerizedVnf("bad", { vim: { namespace: "default" }, model, flavourId: "simple", additionalParams: { ...params, helm_value_names: { VDU9: { replica: "replicaCount" } } }, vnfInstanceId: ID, packageSource: source }));
+    const e = thrown(
+      () =>
+        new cnf.ContainerizedVnf("bad", {
+          vim: { namespace: "default" },
+          model,
+          flavourId: "simple",
+          additionalParams: { ...params, helm_value_names: { VDU9: { replica: "replicaCount" } } },
+          vnfInstanceId: ID,
+          packageSource: source,
+        }),
+    );
     expect(e.diagnostics.map((d) => d.code)).toEqual(["CNF_HELM_UNKNOWN_VDU"]);
     expect(registered.filter((r) => r.name.startsWith("bad"))).toEqual([]);
   });
 
   it("a chart path with no package files given is refused before anything is registered", () => {
-    const e = thrown(() => new cnf.ContainerizedVnf("nofiles", { vim: { namespace: "default" }, model, flavourId: "simple", additionalParams: params, vnfInstanceId: ID }));
+    const e = thrown(
+      () => new cnf.ContainerizedVnf("nofiles", { vim: { namespace: "default" }, model, flavourId: "simple", additionalParams: params, vnfInstanceId: ID }),
+    );
     expect(e.diagnostics.map((d) => [d.code, d.path])).toEqual([["CNF_BAD_PARAM", "additionalParams.helm_chart_path"]]);
   });
 });
@@ -94,8 +121,17 @@ describe("instanceLabelTransform", () => {
   const t = instanceLabelTransform("i-1");
   const opts = {} as pulumi.ResourceOptions;
   it("labels a rendered Deployment and its pod template, keeping their labels", async () => {
-    const r = await t({ type: "kubernetes:apps/v1:Deployment", name: "x", custom: true, opts, props: { metadata: { name: "web", labels: { a: "1" } }, spec: { replicas: 2, template: { metadata: { labels: { app: "web" } } } } } });
-    expect(r?.props).toEqual({ metadata: { name: "web", labels: { a: "1", tacker_vnf_instance_id: "i-1" } }, spec: { replicas: 2, template: { metadata: { labels: { app: "web", tacker_vnf_instance_id: "i-1" } } } } });
+    const r = await t({
+      type: "kubernetes:apps/v1:Deployment",
+      name: "x",
+      custom: true,
+      opts,
+      props: { metadata: { name: "web", labels: { a: "1" } }, spec: { replicas: 2, template: { metadata: { labels: { app: "web" } } } } },
+    });
+    expect(r?.props).toEqual({
+      metadata: { name: "web", labels: { a: "1", tacker_vnf_instance_id: "i-1" } },
+      spec: { replicas: 2, template: { metadata: { labels: { app: "web", tacker_vnf_instance_id: "i-1" } } } },
+    });
   });
   it("leaves the Chart component itself and other packages' resources alone", async () => {
     expect(await t({ type: "kubernetes:helm.sh/v4:Chart", name: "x", custom: false, opts, props: {} })).toBeUndefined();

@@ -40,7 +40,8 @@ describe("ContainerizedVnf", () => {
       model: testCnfModel(),
       flavourId: "simple",
       instantiationLevelId: "instantiation_level_2",
-      vnfInstanceId: ID, refuseAdoption: false,
+      vnfInstanceId: ID,
+      refuseAdoption: false,
       additionalParams: defFiles("deployment.yaml", "pod.yaml", "config-map.yaml", "namespace.yaml", "horizontal-pod-autoscaler.yaml"),
       manifests: testCnfFiles(),
     });
@@ -81,10 +82,29 @@ describe("ContainerizedVnf", () => {
       { apiVersion: "v1", kind: "ConfigMap", name: "curry-test001", namespace: "default", resourceName: "hello-configmap-curry-test001" },
       { apiVersion: "apps/v1", kind: "Deployment", name: "vdu2", namespace: "default", resourceName: "hello-deployment-vdu2", vduId: "VDU2" },
       { apiVersion: "v1", kind: "Pod", name: "vdu1", namespace: "default", resourceName: "hello-pod-vdu1", vduId: "VDU1" },
-      { apiVersion: "autoscaling/v1", kind: "HorizontalPodAutoscaler", name: "curry-hpa-vdu001", namespace: "default", resourceName: "hello-horizontalpodautoscaler-curry-hpa-vdu001" },
+      {
+        apiVersion: "autoscaling/v1",
+        kind: "HorizontalPodAutoscaler",
+        name: "curry-hpa-vdu001",
+        namespace: "default",
+        resourceName: "hello-horizontalpodautoscaler-curry-hpa-vdu001",
+      },
     ]);
-    expect(Object.keys(c.resources)).toEqual(["namespace-curry", "configmap-curry-test001", "deployment-vdu2", "pod-vdu1", "horizontalpodautoscaler-curry-hpa-vdu001"]);
-    expect((await valueOf(c.vnfcs)).VDU2).toEqual({ vduId: "VDU2", kind: "Deployment", name: "vdu2", namespace: "default", labelSelector: "selector=curry-probe-test001", replicas: 3 });
+    expect(Object.keys(c.resources)).toEqual([
+      "namespace-curry",
+      "configmap-curry-test001",
+      "deployment-vdu2",
+      "pod-vdu1",
+      "horizontalpodautoscaler-curry-hpa-vdu001",
+    ]);
+    expect((await valueOf(c.vnfcs)).VDU2).toEqual({
+      vduId: "VDU2",
+      kind: "Deployment",
+      name: "vdu2",
+      namespace: "default",
+      labelSelector: "selector=curry-probe-test001",
+      replicas: 3,
+    });
   });
 
   it("creation order: each tier depends on the previous non-empty tier", () => {
@@ -106,7 +126,14 @@ describe("ContainerizedVnf", () => {
 
   it("namespace: the VIM's when neither the request nor the objects name one", async () => {
     const v = edge();
-    const c = new cnf.ContainerizedVnf("web", { vim: v, model: containerVduModel(), flavourId: "default", vnfInstanceId: "i-1", refuseAdoption: false, additionalParams: { container_vdus: { WEB: { ports: ["80"] }, PROBE: { pod: true } } } });
+    const c = new cnf.ContainerizedVnf("web", {
+      vim: v,
+      model: containerVduModel(),
+      flavourId: "default",
+      vnfInstanceId: "i-1",
+      refuseAdoption: false,
+      additionalParams: { container_vdus: { WEB: { ports: ["80"] }, PROBE: { pod: true } } },
+    });
     expect(await valueOf(c.namespace)).toBe("nfv");
     await settle();
     const mine = registered.filter((r) => r.name.startsWith("web")).sort(byName);
@@ -133,7 +160,8 @@ describe("ContainerizedVnf", () => {
       vim: edge(),
       model: m,
       flavourId: "simple",
-      vnfInstanceId: ID, refuseAdoption: false,
+      vnfInstanceId: ID,
+      refuseAdoption: false,
       additionalParams: defFiles("pod.yaml", "deployment.yaml", "crd.yaml"),
       manifests: { read: (p) => (p === "Files/kubernetes/crd.yaml" ? crd : files.read(p)) },
     });
@@ -158,11 +186,14 @@ describe("ContainerizedVnf", () => {
           vim: v,
           model: testCnfModel(),
           flavourId: "simple",
-          vnfInstanceId: ID, refuseAdoption: false,
+          vnfInstanceId: ID,
+          refuseAdoption: false,
           additionalParams: defFiles("deployment.yaml", "daemon-set.yaml", "pod.yaml"),
           manifests: testCnfFiles(),
         }),
-    ).toThrow(/^ContainerizedVnf 'bad': invalid input, nothing was created \(1 problem\):\n.*CNF_VDU_AMBIGUOUS: VDU `VDU1` \(name `vdu1`\) matches DaemonSet at test_cnf\/Files\/kubernetes\/daemon-set.yaml:1 and Pod at test_cnf\/Files\/kubernetes\/pod.yaml:1/);
+    ).toThrow(
+      /^ContainerizedVnf 'bad': invalid input, nothing was created \(1 problem\):\n.*CNF_VDU_AMBIGUOUS: VDU `VDU1` \(name `vdu1`\) matches DaemonSet at test_cnf\/Files\/kubernetes\/daemon-set.yaml:1 and Pod at test_cnf\/Files\/kubernetes\/pod.yaml:1/,
+    );
     await settle();
     expect(registered).toEqual([]);
   });
@@ -170,17 +201,45 @@ describe("ContainerizedVnf", () => {
   it("child options: parent, provider, dependsOn; healGeneration replaces only the VDUs' workloads", async () => {
     const { childOptions } = await import("../../../components/cnf/containerized-vnf");
     const v = edge();
-    const c = new cnf.ContainerizedVnf("opt", { vim: v, model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "deployment.yaml", "config-map.yaml"), manifests: testCnfFiles() });
+    const c = new cnf.ContainerizedVnf("opt", {
+      vim: v,
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      refuseAdoption: false,
+      additionalParams: defFiles("pod.yaml", "deployment.yaml", "config-map.yaml"),
+      manifests: testCnfFiles(),
+    });
     const [config, pod] = c.plan.objects;
     const deps = [c.resources["configmap-curry-test001"]];
-    expect(childOptions(pod, c, v.provider, deps, 3)).toEqual({ parent: c, provider: v.provider, dependsOn: deps, deleteBeforeReplace: true, replacementTrigger: 3 });
+    expect(childOptions(pod, c, v.provider, deps, 3)).toEqual({
+      parent: c,
+      provider: v.provider,
+      dependsOn: deps,
+      deleteBeforeReplace: true,
+      replacementTrigger: 3,
+    });
     expect(childOptions(config, c, v.provider, [], 3)).toEqual({ parent: c, provider: v.provider, dependsOn: [], deleteBeforeReplace: true });
     // Set from the start, so that the first heal (0 → 1) is a change the engine acts on.
-    expect(childOptions(pod, c, v.provider, deps, undefined)).toEqual({ parent: c, provider: v.provider, dependsOn: deps, deleteBeforeReplace: true, replacementTrigger: 0 });
+    expect(childOptions(pod, c, v.provider, deps, undefined)).toEqual({
+      parent: c,
+      provider: v.provider,
+      dependsOn: deps,
+      deleteBeforeReplace: true,
+      replacementTrigger: 0,
+    });
   });
 
   it("a Secret's data is a secret from the input on", async () => {
-    new cnf.ContainerizedVnf("sec", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "replicaset_service_secret.yaml"), manifests: testCnfFiles() });
+    new cnf.ContainerizedVnf("sec", {
+      vim: edge(),
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      refuseAdoption: false,
+      additionalParams: defFiles("pod.yaml", "replicaset_service_secret.yaml"),
+      manifests: testCnfFiles(),
+    });
     await settle();
     const secret = registered.find((r) => r.name === "sec-secret-curry-sc-multiple")!;
     expect(secret.type).toBe("kubernetes:core/v1:Secret");
@@ -189,18 +248,42 @@ describe("ContainerizedVnf", () => {
   });
 
   it("services: each Service by name with its ports as the API server returned its spec (the mock returns the inputs)", async () => {
-    const c = new cnf.ContainerizedVnf("svc", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "replicaset_service_secret.yaml"), manifests: testCnfFiles() });
+    const c = new cnf.ContainerizedVnf("svc", {
+      vim: edge(),
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      refuseAdoption: false,
+      additionalParams: defFiles("pod.yaml", "replicaset_service_secret.yaml"),
+      manifests: testCnfFiles(),
+    });
     expect(await valueOf(c.services)).toEqual({
       "curry-svc-vdu001-multiple": { namespace: "default", type: "NodePort", ports: [{ name: "80", port: 80, targetPort: 8080, protocol: "TCP" }] },
     });
-    const none = new cnf.ContainerizedVnf("nosvc", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "deployment.yaml"), manifests: testCnfFiles() });
+    const none = new cnf.ContainerizedVnf("nosvc", {
+      vim: edge(),
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      refuseAdoption: false,
+      additionalParams: defFiles("pod.yaml", "deployment.yaml"),
+      manifests: testCnfFiles(),
+    });
     expect(await valueOf(none.services)).toEqual({});
   });
 
   it("manifests may be given as a map path → text", async () => {
     const files = testCnfFiles();
     const map = Object.fromEntries(["Files/kubernetes/pod.yaml", "Files/kubernetes/deployment.yaml"].map((p) => [p, files.read(p)!]));
-    const c = new cnf.ContainerizedVnf("map", { vim: edge(), model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, refuseAdoption: false, additionalParams: defFiles("pod.yaml", "deployment.yaml"), manifests: map });
+    const c = new cnf.ContainerizedVnf("map", {
+      vim: edge(),
+      model: testCnfModel(),
+      flavourId: "simple",
+      vnfInstanceId: ID,
+      refuseAdoption: false,
+      additionalParams: defFiles("pod.yaml", "deployment.yaml"),
+      manifests: map,
+    });
     expect((await valueOf(c.objects)).map((o) => o.resourceName)).toEqual(["map-pod-vdu1", "map-deployment-vdu2"]);
   });
 });

@@ -27,7 +27,14 @@ describe("container VDUs", () => {
       const plan = planCnf({ ...base, instantiationLevelId: level });
       expect(errors(plan)).toEqual([]);
       expect(warnings(plan)).toEqual([]);
-      expect(kindsAndNames(plan)).toEqual([`ConfigMap/${cm}`, "Service/web", "Deployment/web", "Deployment/cache", "Pod/probe", "HorizontalPodAutoscaler/cache"]);
+      expect(kindsAndNames(plan)).toEqual([
+        `ConfigMap/${cm}`,
+        "Service/web",
+        "Deployment/web",
+        "Deployment/cache",
+        "Pod/probe",
+        "HorizontalPodAutoscaler/cache",
+      ]);
       const [config, service, deployment, cache, probe, hpa] = plan.objects.map((p) => p.object);
       expect(config).toEqual({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: cm, labels: LABEL }, data: { log_level: "debug", peers: '["a","b"]' } });
       const pods = { vdu_name: "web", ...LABEL };
@@ -62,7 +69,9 @@ describe("container VDUs", () => {
       });
       // The HPA/replicas rule: cache is scaled by an aspect, so an HPA owns it and it has no replicas.
       expect(cache.spec).not.toHaveProperty("replicas");
-      expect((cache.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image).toBe("registry.example/cache@sha256:0123");
+      expect((cache.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image).toBe(
+        "registry.example/cache@sha256:0123",
+      );
       expect(hpa).toEqual({
         apiVersion: "autoscaling/v2",
         kind: "HorizontalPodAutoscaler",
@@ -73,12 +82,27 @@ describe("container VDUs", () => {
         apiVersion: "v1",
         kind: "Pod",
         metadata: { name: "probe", labels: { vdu_name: "probe", ...LABEL } },
-        spec: { containers: [{ name: "probe", image: "busybox:1.36", envFrom: [{ configMapRef: { name: cm } }], resources: { requests: { memory: "64Mi" }, limits: { memory: "64Mi" } } }] },
+        spec: {
+          containers: [
+            {
+              name: "probe",
+              image: "busybox:1.36",
+              envFrom: [{ configMapRef: { name: cm } }],
+              resources: { requests: { memory: "64Mi" }, limits: { memory: "64Mi" } },
+            },
+          ],
+        },
       });
       expect(plan.vnfcs).toEqual({
         WEB: { vduId: "WEB", kind: "Deployment", name: "web", labelSelector: `vdu_name=web,tacker_vnf_instance_id=${ID}`, replicas: web },
         CACHE: { vduId: "CACHE", kind: "Deployment", name: "cache", labelSelector: `vdu_name=cache,tacker_vnf_instance_id=${ID}`, hpa: "cache" },
-        PROBE: { vduId: "PROBE", kind: "Pod", name: "probe", fieldSelector: "metadata.name=probe", labelSelector: `vdu_name=probe,tacker_vnf_instance_id=${ID}` },
+        PROBE: {
+          vduId: "PROBE",
+          kind: "Pod",
+          name: "probe",
+          fieldSelector: "metadata.name=probe",
+          labelSelector: `vdu_name=probe,tacker_vnf_instance_id=${ID}`,
+        },
       });
     });
   }
@@ -86,8 +110,14 @@ describe("container VDUs", () => {
   it("a manifest named like the VDU wins over its container image", () => {
     const m = containerVduModel();
     m.kubernetesManifests = ["Files/kubernetes/web.yaml"];
-    const web = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  serviceName: web\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: w, image: 'w:1'}]}\n";
-    const plan = planCnf({ ...base, model: m, additionalParams: { ...params, "lcm-kubernetes-def-files": ["Files/kubernetes/web.yaml"] }, manifests: { read: (p) => (p === "Files/kubernetes/web.yaml" ? web : undefined) } });
+    const web =
+      "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  serviceName: web\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: w, image: 'w:1'}]}\n";
+    const plan = planCnf({
+      ...base,
+      model: m,
+      additionalParams: { ...params, "lcm-kubernetes-def-files": ["Files/kubernetes/web.yaml"] },
+      manifests: { read: (p) => (p === "Files/kubernetes/web.yaml" ? web : undefined) },
+    });
     expect(errors(plan)).toEqual([]);
     expect(plan.vnfcs.WEB).toMatchObject({ kind: "StatefulSet", name: "web", replicas: 2 });
     expect(kindsAndNames(plan)).not.toContain("Deployment/web");
@@ -98,8 +128,14 @@ describe("container VDUs", () => {
     const web = m.flavours[0].vdus[0];
     if (web.kind === "compute") web.swImage!.version = "";
     const plan = planCnf({ ...base, model: m, additionalParams: { container_vdus: { WEB: { pod: true } } } });
-    expect(plan.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(["warning CNF_IMAGE_UNPINNED", "error CNF_SERVICE_NO_PORTS", "error CNF_BARE_POD_NOT_ALLOWED"]);
-    expect(errors(plan)[0].message).toBe("VDU `WEB` has external CP(s) `WEB_CP1`, so it gets a Service, but no ports: set additionalParams.container_vdus.WEB.ports");
+    expect(plan.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual([
+      "warning CNF_IMAGE_UNPINNED",
+      "error CNF_SERVICE_NO_PORTS",
+      "error CNF_BARE_POD_NOT_ALLOWED",
+    ]);
+    expect(errors(plan)[0].message).toBe(
+      "VDU `WEB` has external CP(s) `WEB_CP1`, so it gets a Service, but no ports: set additionalParams.container_vdus.WEB.ports",
+    );
     expect(errors(plan)[0].file).toBe("Definitions/web_df_default.yaml");
   });
 });

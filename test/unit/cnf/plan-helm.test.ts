@@ -29,9 +29,17 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const tgz = (extra: Record<string, unknown> = {}) => ({ helm_chart_path: [{ chart_file: HELM_CHART_TGZ, chart_name: "web-chart" }], helm_release_name: "web", helm_parameters: { "image.tag": "1.2.4" }, helm_value_names: { WEB: { replica: "replicaCount" } }, ...extra });
-const plan = (additionalParams: Record<string, unknown>, more: { instantiationLevelId?: string; scaleLevels?: Record<string, number>; charts?: PackageSource } = {}) =>
-  planCnf({ model, flavourId: "simple", vnfInstanceId: "i-1", additionalParams, charts: more.charts ?? source, ...more });
+const tgz = (extra: Record<string, unknown> = {}) => ({
+  helm_chart_path: [{ chart_file: HELM_CHART_TGZ, chart_name: "web-chart" }],
+  helm_release_name: "web",
+  helm_parameters: { "image.tag": "1.2.4" },
+  helm_value_names: { WEB: { replica: "replicaCount" } },
+  ...extra,
+});
+const plan = (
+  additionalParams: Record<string, unknown>,
+  more: { instantiationLevelId?: string; scaleLevels?: Record<string, number>; charts?: PackageSource } = {},
+) => planCnf({ model, flavourId: "simple", vnfInstanceId: "i-1", additionalParams, charts: more.charts ?? source, ...more });
 
 describe("a Helm CNF (helm_chart_path)", () => {
   it("the chart archives and directory files are declared artifacts of the model", () => {
@@ -44,7 +52,14 @@ describe("a Helm CNF (helm_chart_path)", () => {
     expect(errors(p)).toEqual([]);
     expect(p.objects).toEqual([]);
     expect(p.helmReleases).toEqual([
-      { key: "helm-web", releaseName: "web", chartFile: HELM_CHART_TGZ, chartFiles: [HELM_CHART_TGZ], values: { image: { tag: "1.2.4" }, replicaCount: 1 }, where: { path: "additionalParams.helm_chart_path[0]" } },
+      {
+        key: "helm-web",
+        releaseName: "web",
+        chartFile: HELM_CHART_TGZ,
+        chartFiles: [HELM_CHART_TGZ],
+        values: { image: { tag: "1.2.4" }, replicaCount: 1 },
+        where: { path: "additionalParams.helm_chart_path[0]" },
+      },
     ]);
     expect(p.vnfcs.WEB).toEqual({ vduId: "WEB", kind: "Deployment", name: "web", labelSelector: "tacker_vnf_instance_id=i-1", replicas: 1 });
   });
@@ -65,7 +80,11 @@ describe("a Helm CNF (helm_chart_path)", () => {
     const p = plan({ helm_chart_path: HELM_CHART_DIR, namespace: "cnf" });
     expect(errors(p)).toEqual([]);
     expect(p.namespace).toMatchObject({ namespace: "cnf" });
-    expect(p.helmReleases[0]).toMatchObject({ releaseName: expect.stringMatching(/^vnf-[0-9a-f]{8}$/), chartFiles: [`${HELM_CHART_DIR}/Chart.yaml`, `${HELM_CHART_DIR}/templates/deployment.yaml`, `${HELM_CHART_DIR}/values.yaml`], values: {} });
+    expect(p.helmReleases[0]).toMatchObject({
+      releaseName: expect.stringMatching(/^vnf-[0-9a-f]{8}$/),
+      chartFiles: [`${HELM_CHART_DIR}/Chart.yaml`, `${HELM_CHART_DIR}/templates/deployment.yaml`, `${HELM_CHART_DIR}/values.yaml`],
+      values: {},
+    });
     // Not mapped by helm_value_names: the chart's own count, so the plan claims none.
     expect(p.vnfcs.WEB.replicas).toBeUndefined();
   });
@@ -88,20 +107,45 @@ describe("bad Helm requests: one code per mistake, at the field", () => {
   const codes = (p: ReturnType<typeof plan>) => errors(p).map((d) => [d.code, d.path]);
 
   for (const [what, params, expected] of [
-    ["an unknown chart file", tgz({ helm_chart_path: [{ chart_file: "Files/kubernetes/nope-1.0.0.tgz" }] }), [["CNF_CHART_UNKNOWN", "additionalParams.helm_chart_path[0]"]]],
-    ["a chart in the package that it does not declare", tgz({ helm_chart_path: "Files/kubernetes/undeclared-0.1.0.tgz" }), [["CNF_CHART_NOT_DECLARED", "additionalParams.helm_chart_path"]]],
-    ["helm_value_names naming an unknown VDU", tgz({ helm_value_names: { VDU9: { replica: "replicaCount" } } }), [["CNF_HELM_UNKNOWN_VDU", "additionalParams.helm_value_names.VDU9"]]],
-    ["helm_value_names without a replica path", tgz({ helm_value_names: { WEB: { replicas: "replicaCount" } } }), [["CNF_BAD_PARAM", "additionalParams.helm_value_names.WEB.replica"]]],
+    [
+      "an unknown chart file",
+      tgz({ helm_chart_path: [{ chart_file: "Files/kubernetes/nope-1.0.0.tgz" }] }),
+      [["CNF_CHART_UNKNOWN", "additionalParams.helm_chart_path[0]"]],
+    ],
+    [
+      "a chart in the package that it does not declare",
+      tgz({ helm_chart_path: "Files/kubernetes/undeclared-0.1.0.tgz" }),
+      [["CNF_CHART_NOT_DECLARED", "additionalParams.helm_chart_path"]],
+    ],
+    [
+      "helm_value_names naming an unknown VDU",
+      tgz({ helm_value_names: { VDU9: { replica: "replicaCount" } } }),
+      [["CNF_HELM_UNKNOWN_VDU", "additionalParams.helm_value_names.VDU9"]],
+    ],
+    [
+      "helm_value_names without a replica path",
+      tgz({ helm_value_names: { WEB: { replicas: "replicaCount" } } }),
+      [["CNF_BAD_PARAM", "additionalParams.helm_value_names.WEB.replica"]],
+    ],
     ["a list entry without chart_file", tgz({ helm_chart_path: [{ chart_name: "x" }] }), [["CNF_BAD_PARAM", "additionalParams.helm_chart_path[0]"]]],
     ["a helm_parameters key that is no value path", tgz({ helm_parameters: { "a..b": 1 } }), [["CNF_BAD_PARAM", "additionalParams.helm_parameters.a..b"]]],
     ["a release name that is no DNS label", tgz({ helm_release_name: "Web_1" }), [["CNF_BAD_PARAM", "additionalParams.helm_release_name"]]],
-    ["charts and manifests together", tgz({ "lcm-kubernetes-def-files": ["Files/kubernetes/x.yaml"] }), [["CNF_HELM_WITH_MANIFESTS", "additionalParams.lcm-kubernetes-def-files"]]],
+    [
+      "charts and manifests together",
+      tgz({ "lcm-kubernetes-def-files": ["Files/kubernetes/x.yaml"] }),
+      [["CNF_HELM_WITH_MANIFESTS", "additionalParams.lcm-kubernetes-def-files"]],
+    ],
   ] as const) {
     it(what, () => expect(codes(plan(params as Record<string, unknown>))).toEqual(expected));
   }
 
   it("a declared chart whose file is missing from the package", () => {
-    const files = new Map(source.list().filter((f) => f !== HELM_CHART_TGZ).map((f) => [f, source.read(f)!]));
+    const files = new Map(
+      source
+        .list()
+        .filter((f) => f !== HELM_CHART_TGZ)
+        .map((f) => [f, source.read(f)!]),
+    );
     expect(codes(plan(tgz(), { charts: new MemorySource("pkg", files) }))).toEqual([["CNF_CHART_MISSING", "additionalParams.helm_chart_path[0]"]]);
   });
 

@@ -110,8 +110,20 @@ describe("legacy containerized VNFD", () => {
         metadata: { labels: { selector: name, ...LABEL } },
         spec: {
           containers: [
-            { name: "front-end", image: "nginx", imagePullPolicy: "IfNotPresent", ports: [{ containerPort: 80, protocol: "TCP" }], resources: { requests: { cpu: "500m", memory: "512000000" }, limits: { cpu: "500m", memory: "512000000" } } },
-            { name: "rss-reader", image: "nickchase/rss-php-nginx:v1", imagePullPolicy: "IfNotPresent", ports: [{ containerPort: 88, protocol: "TCP" }], resources: { requests: { cpu: "500m", memory: "512000000" }, limits: { cpu: "500m", memory: "512000000" } } },
+            {
+              name: "front-end",
+              image: "nginx",
+              imagePullPolicy: "IfNotPresent",
+              ports: [{ containerPort: 80, protocol: "TCP" }],
+              resources: { requests: { cpu: "500m", memory: "512000000" }, limits: { cpu: "500m", memory: "512000000" } },
+            },
+            {
+              name: "rss-reader",
+              image: "nickchase/rss-php-nginx:v1",
+              imagePullPolicy: "IfNotPresent",
+              ports: [{ containerPort: 88, protocol: "TCP" }],
+              resources: { requests: { cpu: "500m", memory: "512000000" }, limits: { cpu: "500m", memory: "512000000" } },
+            },
           ],
         },
       },

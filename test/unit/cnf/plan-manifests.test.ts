@@ -51,14 +51,26 @@ describe("test_cnf: Pod + Deployment at two instantiation levels", () => {
       expect(plan.objects.map((p) => p.key)).toEqual(["pod-vdu1", "deployment-vdu2"]);
       expect(plan.namespace).toEqual({ namespace: "default", source: "manifests" });
       expect(plan.vnfcs).toEqual({
-        VDU1: { vduId: "VDU1", kind: "Pod", name: "vdu1", namespace: "default", fieldSelector: "metadata.name=vdu1", labelSelector: `tacker_vnf_instance_id=${ID}` },
+        VDU1: {
+          vduId: "VDU1",
+          kind: "Pod",
+          name: "vdu1",
+          namespace: "default",
+          fieldSelector: "metadata.name=vdu1",
+          labelSelector: `tacker_vnf_instance_id=${ID}`,
+        },
         VDU2: { vduId: "VDU2", kind: "Deployment", name: "vdu2", namespace: "default", labelSelector: "selector=curry-probe-test001", replicas },
       });
     });
   }
 
   it("scale levels from stack config override the level's scale_info", () => {
-    const plan = planCnf({ ...base, instantiationLevelId: "instantiation_level_2", scaleLevels: { vdu2_aspect: 1 }, additionalParams: defFiles("pod.yaml", "deployment.yaml") });
+    const plan = planCnf({
+      ...base,
+      instantiationLevelId: "instantiation_level_2",
+      scaleLevels: { vdu2_aspect: 1 },
+      additionalParams: defFiles("pod.yaml", "deployment.yaml"),
+    });
     expect(errors(plan)).toEqual([]);
     expect((plan.objects[1].object.spec as { replicas: number }).replicas).toBe(2);
   });
@@ -201,11 +213,18 @@ describe("namespace rules", () => {
     expect(plan.diagnostics).toEqual([]);
     expect(plan.namespace).toEqual({ source: "manifests" });
     expect(plan.objects.map((p) => `${p.object.kind}/${p.object.metadata.name} ${p.object.metadata.namespace ?? "(VIM's)"}`).sort()).toEqual([
-      "ConfigMap/cfg (VIM's)", "Deployment/vdu2 other", "Pod/vdu1 default",
+      "ConfigMap/cfg (VIM's)",
+      "Deployment/vdu2 other",
+      "Pod/vdu1 default",
     ]);
     expect([plan.vnfcs.VDU1.namespace, plan.vnfcs.VDU2.namespace]).toEqual(["default", "other"]);
     // With additionalParams.namespace they are all moved there, each move warned.
-    const forced = planCnf({ ...base, model: model(), additionalParams: { ...defFiles("pod.yaml", "x.yaml", "y.yaml"), namespace: "one" }, manifests: withFiles(files) });
+    const forced = planCnf({
+      ...base,
+      model: model(),
+      additionalParams: { ...defFiles("pod.yaml", "x.yaml", "y.yaml"), namespace: "one" },
+      manifests: withFiles(files),
+    });
     expect(forced.objects.map((p) => p.object.metadata.namespace)).toEqual(["one", "one", "one"]);
     expect(warnings(forced).map((d) => d.code)).toEqual(["CNF_NAMESPACE_OVERRIDDEN", "CNF_NAMESPACE_OVERRIDDEN"]);
   });
@@ -215,7 +234,11 @@ describe("namespace rules", () => {
       ...base,
       model: model(),
       additionalParams: defFiles("x.yaml", "y.yaml"),
-      manifests: withFiles({ "Files/kubernetes/x.yaml": deploymentIn() + "---\n" + noNs("vdu1", "Pod").replace("metadata:", "spec:\n  containers: [{name: c, image: \"nginx:1.27\"}]\nmetadata:"), "Files/kubernetes/y.yaml": noNs("cfg") }),
+      manifests: withFiles({
+        "Files/kubernetes/x.yaml":
+          deploymentIn() + "---\n" + noNs("vdu1", "Pod").replace("metadata:", 'spec:\n  containers: [{name: c, image: "nginx:1.27"}]\nmetadata:'),
+        "Files/kubernetes/y.yaml": noNs("cfg"),
+      }),
     });
     expect(errors(plan)).toEqual([]);
     expect(plan.namespace).toEqual({ source: "vim" });
@@ -234,11 +257,24 @@ describe("the HPA/replicas rule", () => {
   it("a workload an HPA in the manifests targets gets no replicas, whatever the level says", () => {
     const m = testCnfModel();
     m.kubernetesManifests.push("Files/kubernetes/hpa.yaml");
-    const plan = planCnf({ ...base, model: m, instantiationLevelId: "instantiation_level_2", additionalParams: defFiles("pod.yaml", "deployment.yaml", "hpa.yaml"), manifests: withFiles({ "Files/kubernetes/hpa.yaml": hpa }) });
+    const plan = planCnf({
+      ...base,
+      model: m,
+      instantiationLevelId: "instantiation_level_2",
+      additionalParams: defFiles("pod.yaml", "deployment.yaml", "hpa.yaml"),
+      manifests: withFiles({ "Files/kubernetes/hpa.yaml": hpa }),
+    });
     expect(errors(plan)).toEqual([]);
     const d = plan.objects.find((p) => p.key === "deployment-vdu2")!;
     expect(d.object.spec).not.toHaveProperty("replicas");
-    expect(plan.vnfcs.VDU2).toEqual({ vduId: "VDU2", kind: "Deployment", name: "vdu2", namespace: "default", labelSelector: "selector=curry-probe-test001", hpa: "vdu2-hpa" });
+    expect(plan.vnfcs.VDU2).toEqual({
+      vduId: "VDU2",
+      kind: "Deployment",
+      name: "vdu2",
+      namespace: "default",
+      labelSelector: "selector=curry-probe-test001",
+      hpa: "vdu2-hpa",
+    });
     expect(kindsAndNames(plan).slice(-1)).toEqual(["HorizontalPodAutoscaler/vdu2-hpa"]);
     expect(warnings(plan)).toEqual([]);
   });
@@ -246,8 +282,15 @@ describe("the HPA/replicas rule", () => {
   it("an HPA whose bounds leave vdu_profile is warned", () => {
     const m = testCnfModel();
     m.kubernetesManifests.push("Files/kubernetes/hpa.yaml");
-    const plan = planCnf({ ...base, model: m, additionalParams: defFiles("pod.yaml", "deployment.yaml", "hpa.yaml"), manifests: withFiles({ "Files/kubernetes/hpa.yaml": hpa.replace("maxReplicas: 3", "maxReplicas: 5") }) });
+    const plan = planCnf({
+      ...base,
+      model: m,
+      additionalParams: defFiles("pod.yaml", "deployment.yaml", "hpa.yaml"),
+      manifests: withFiles({ "Files/kubernetes/hpa.yaml": hpa.replace("maxReplicas: 3", "maxReplicas: 5") }),
+    });
     expect(errors(plan)).toEqual([]);
-    expect(warnings(plan).map((d) => d.message)).toEqual(["HorizontalPodAutoscaler `vdu2-hpa` scales Deployment `vdu2` between 1 and 5, outside vdu_profile [1, 3] of VDU `VDU2`"]);
+    expect(warnings(plan).map((d) => d.message)).toEqual([
+      "HorizontalPodAutoscaler `vdu2-hpa` scales Deployment `vdu2` between 1 and 5, outside vdu_profile [1, 3] of VDU `VDU2`",
+    ]);
   });
 });

@@ -10,7 +10,8 @@ import { testCnfModel } from "../../fixtures/cnf/models";
 import { defFiles, testCnfFiles } from "./helpers";
 
 const files = testCnfFiles();
-const HPA = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: vdu2}\n  minReplicas: 1\n  maxReplicas: 3\n";
+const HPA =
+  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: vdu2}\n  minReplicas: 1\n  maxReplicas: 3\n";
 
 describe("replica rule properties", () => {
   it("replicas are within vdu_profile, or the plan has an error; HPA-owned workloads have none", () => {

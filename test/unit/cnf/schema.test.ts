@@ -43,19 +43,47 @@ const ID = "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a";
 const scenarios: Record<string, CnfPlan> = {};
 
 beforeAll(async () => {
-  const cnf = (files: string[], level?: string) => planCnf({ model: testCnfModel(), flavourId: "simple", instantiationLevelId: level, vnfInstanceId: ID, additionalParams: defFiles(...files), manifests: testCnfFiles() });
+  const cnf = (files: string[], level?: string) =>
+    planCnf({
+      model: testCnfModel(),
+      flavourId: "simple",
+      instantiationLevelId: level,
+      vnfInstanceId: ID,
+      additionalParams: defFiles(...files),
+      manifests: testCnfFiles(),
+    });
   const everything = [
-    "namespace.yaml", "storage-class.yaml", "persistent-volume-0.yaml", "persistent-volume-1.yaml", "storage-class_pv_pvc.yaml", "multiple_yaml_priority-class.yaml",
-    "limit-range.yaml", "resource-quota.yaml", "role_rolebinding_SA.yaml", "clusterrole_clusterrolebinding_SA.yaml", "config-map.yaml", "multiple_yaml_lease.yaml",
-    "multiple_yaml_network-policy.yaml", "pod-template.yaml", "controller-revision.yaml", "job.yaml", "horizontal-pod-autoscaler.yaml",
+    "namespace.yaml",
+    "storage-class.yaml",
+    "persistent-volume-0.yaml",
+    "persistent-volume-1.yaml",
+    "storage-class_pv_pvc.yaml",
+    "multiple_yaml_priority-class.yaml",
+    "limit-range.yaml",
+    "resource-quota.yaml",
+    "role_rolebinding_SA.yaml",
+    "clusterrole_clusterrolebinding_SA.yaml",
+    "config-map.yaml",
+    "multiple_yaml_lease.yaml",
+    "multiple_yaml_network-policy.yaml",
+    "pod-template.yaml",
+    "controller-revision.yaml",
+    "job.yaml",
+    "horizontal-pod-autoscaler.yaml",
   ];
   scenarios["test_cnf every kind, level 1"] = cnf([...everything, "pod.yaml", "deployment.yaml"], "instantiation_level_1");
   scenarios["test_cnf every kind, level 2"] = cnf([...everything, "pod.yaml", "deployment.yaml"], "instantiation_level_2");
   scenarios["test_cnf ReplicaSet, Service, Secret"] = cnf(["pod.yaml", "replicaset_service_secret.yaml"], "instantiation_level_2");
   scenarios["test_cnf StatefulSet + DaemonSet"] = cnf(["daemon-set.yaml", "statefulset.yaml"], "instantiation_level_2");
   scenarios["test_cnf StatefulSet (fail sample)"] = planCnf({
-    model: testCnfModel(), flavourId: "simple", vnfInstanceId: ID, manifests: testCnfFiles(),
-    additionalParams: { ...defFiles("pod.yaml", "statefulset_fail.yaml", "deployment_vdumap2.yaml"), vdu_mapping: { VDU2: { kind: "StatefulSet", name: "vdu2-fail" } } },
+    model: testCnfModel(),
+    flavourId: "simple",
+    vnfInstanceId: ID,
+    manifests: testCnfFiles(),
+    additionalParams: {
+      ...defFiles("pod.yaml", "statefulset_fail.yaml", "deployment_vdumap2.yaml"),
+      vdu_mapping: { VDU2: { kind: "StatefulSet", name: "vdu2-fail" } },
+    },
   });
   for (const f of ["tosca-vnfd-containerized.yaml", "tosca-vnfd-containerized-two-containers.yaml"]) {
     const model = (await translatePackage(path.join(LEGACY, f))).model!;
@@ -63,7 +91,10 @@ beforeAll(async () => {
   }
   for (const level of ["small", "large"]) {
     scenarios[`container VDUs, level ${level}`] = planCnf({
-      model: containerVduModel(), flavourId: "default", instantiationLevelId: level, vnfInstanceId: ID,
+      model: containerVduModel(),
+      flavourId: "default",
+      instantiationLevelId: level,
+      vnfInstanceId: ID,
       additionalParams: { container_vdus: { WEB: { ports: ["80:8080", "443"], service_type: "LoadBalancer" }, PROBE: { pod: true } }, mode: "x" },
     });
   }

@@ -11,7 +11,11 @@ import { translatePackage } from "../../../translators/tosca/translate";
 
 const CORPUS = join(__dirname, "../../../../shared/vnf-packages/tacker-corpus");
 
-interface Verdict { id: string; kind: string; expected: "accept" | "refuse" | "either" }
+interface Verdict {
+  id: string;
+  kind: string;
+  expected: "accept" | "refuse" | "either";
+}
 
 function verdicts(): Verdict[] {
   return readFileSync(join(CORPUS, "verdicts.tsv"), "utf8")
@@ -55,7 +59,10 @@ it("agrees with Tacker on every package of the shared corpus", async () => {
     const errors = diagnostics.filter((d) => d.severity === "error");
     const ours = errors.length === 0 ? "accept" : "refuse";
     if (expected !== "either" && ours !== expected) {
-      const why = errors.slice(0, 3).map((d) => `${d.code} ${d.file ?? ""}:${d.line ?? ""}: ${d.message}`).join("; ");
+      const why = errors
+        .slice(0, 3)
+        .map((d) => `${d.code} ${d.file ?? ""}:${d.line ?? ""}: ${d.message}`)
+        .join("; ");
       disagreements.push(`${id}: Tacker ${expected}s, we ${ours}${why ? ` (${why})` : ""}`);
     }
   }

@@ -6,7 +6,12 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface FakeServer { host?: string; hostId: string; zone?: string; status?: string }
+export interface FakeServer {
+  host?: string;
+  hostId: string;
+  zone?: string;
+  status?: string;
+}
 
 export interface FakeNova {
   authUrl: string;
@@ -36,18 +41,28 @@ export async function startFakeNova(user: { name: string; password: string; proj
         if (req.headers["content-length"] === undefined) return send(400, { error: { code: 400, message: "Expecting to find auth in request body." } });
         const a = JSON.parse(body).auth;
         const u = a.identity.password.user;
-        if (u.name !== user.name || u.password !== user.password || a.scope.project.name !== user.project) return send(401, { error: { code: 401, message: "The request you have made requires authentication." } });
-        return send(201, { token: { catalog: [{ type: "compute", endpoints: [{ interface: "public", region: "RegionOne", url: `${base}/compute/v2.1/` }] }] } }, { "x-subject-token": token });
+        if (u.name !== user.name || u.password !== user.password || a.scope.project.name !== user.project)
+          return send(401, { error: { code: 401, message: "The request you have made requires authentication." } });
+        return send(
+          201,
+          { token: { catalog: [{ type: "compute", endpoints: [{ interface: "public", region: "RegionOne", url: `${base}/compute/v2.1/` }] }] } },
+          { "x-subject-token": token },
+        );
       }
       const m = /^\/compute\/v2\.1\/servers\/([^/]+)$/.exec(req.url ?? "");
       if (req.method === "GET" && m) {
         if (req.headers["x-auth-token"] !== token) return send(401, {});
         const s = servers[decodeURIComponent(m[1])];
         if (!s) return send(404, { itemNotFound: { code: 404, message: "Instance could not be found." } });
-        return send(200, { server: {
-          id: m[1], status: s.status ?? "ACTIVE", hostId: s.hostId, ...(s.zone ? { "OS-EXT-AZ:availability_zone": s.zone } : {}),
-          ...(user.admin && s.host ? { "OS-EXT-SRV-ATTR:host": s.host } : {}),
-        } });
+        return send(200, {
+          server: {
+            id: m[1],
+            status: s.status ?? "ACTIVE",
+            hostId: s.hostId,
+            ...(s.zone ? { "OS-EXT-AZ:availability_zone": s.zone } : {}),
+            ...(user.admin && s.host ? { "OS-EXT-SRV-ATTR:host": s.host } : {}),
+          },
+        });
       }
       send(404, {});
     });

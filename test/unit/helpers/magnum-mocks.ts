@@ -15,18 +15,29 @@ export const MAGNUM_ENDPOINT = "https://192.0.2.50:6443";
 /** `extra`: state to report by resource type, over the above (e.g. a StackReference's outputs). */
 export function installMagnumMocks(extra: Record<string, Record<string, unknown>> = {}): Registered[] {
   const registered: Registered[] = [];
-  pulumi.runtime.setMocks({
-    newResource(args) {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-      const state: Record<string, unknown> = { ...args.inputs };
-      if (args.type === "openstack:containerinfra/cluster:Cluster") {
-        state.kubeconfig = { host: MAGNUM_ENDPOINT, cluster_ca_certificate: MAGNUM_CA, client_certificate: MAGNUM_CERT, client_key: MAGNUM_KEY, raw_config: "…" };
-        state.stackId = "heat-stack-id";
-      }
-      Object.assign(state, extra[args.type]);
-      return { id: `${args.name}-id`, state };
+  pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
+        const state: Record<string, unknown> = { ...args.inputs };
+        if (args.type === "openstack:containerinfra/cluster:Cluster") {
+          state.kubeconfig = {
+            host: MAGNUM_ENDPOINT,
+            cluster_ca_certificate: MAGNUM_CA,
+            client_certificate: MAGNUM_CERT,
+            client_key: MAGNUM_KEY,
+            raw_config: "…",
+          };
+          state.stackId = "heat-stack-id";
+        }
+        Object.assign(state, extra[args.type]);
+        return { id: `${args.name}-id`, state };
+      },
+      call: (args) => args.inputs,
     },
-    call: (args) => args.inputs,
-  }, "pulumi-nfv", "unit", false);
+    "pulumi-nfv",
+    "unit",
+    false,
+  );
   return registered;
 }

@@ -15,12 +15,15 @@ const RUNS = { numRuns: 5000 };
 function parseApt(text: string): [string, string][] {
   if (text === "") return [];
   expect(text.endsWith("\n")).toBe(true);
-  return text.slice(0, -1).split("\n").map((line) => {
-    const m = /^([A-Za-z0-9:_./+-]+) "([^"]*)";$/.exec(line);
-    expect(m, line).not.toBeNull();
-    expect(m![2]).not.toMatch(/[\\\p{Cc}]/u);
-    return [m![1], m![2]];
-  });
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => {
+      const m = /^([A-Za-z0-9:_./+-]+) "([^"]*)";$/.exec(line);
+      expect(m, line).not.toBeNull();
+      expect(m![2]).not.toMatch(/[\\\p{Cc}]/u);
+      return [m![1], m![2]];
+    });
 }
 
 /** One Environment= line as systemd reads it: quoted words, `\\` `\"` escapes, then `%%` → `%`. */
@@ -29,7 +32,10 @@ function parseEnvironment(line: string): string[] {
   const words: string[] = [];
   let i = "Environment=".length;
   while (i < line.length) {
-    if (line[i] === " ") { i++; continue; }
+    if (line[i] === " ") {
+      i++;
+      continue;
+    }
     expect(line[i], line).toBe('"');
     let w = "";
     for (i++; line[i] !== '"'; i++) {
@@ -66,16 +72,23 @@ describe("the proxy files", () => {
   // The same text test/bats/k8s-node.bats and install-registry.bats send to the scripts.
   it("apt.conf as written; the drop-in with `%` doubled, both spellings, `$(id)` left as text", () => {
     const url = proxy("http://u:p%25$(id)@proxy:3128");
-    expect(aptProxyConf({ httpProxy: url, httpsProxy: url })).toBe('Acquire::http::Proxy "http://u:p%25$(id)@proxy:3128";\nAcquire::https::Proxy "http://u:p%25$(id)@proxy:3128";\n');
-    expect(proxyDropIn({ httpProxy: url, httpsProxy: url, noProxy: "localhost,10.10.0.0/24" })).toBe([
-      "[Service]",
-      'Environment="HTTP_PROXY=http://u:p%%25$(id)@proxy:3128" "http_proxy=http://u:p%%25$(id)@proxy:3128"',
-      'Environment="HTTPS_PROXY=http://u:p%%25$(id)@proxy:3128" "https_proxy=http://u:p%%25$(id)@proxy:3128"',
-      'Environment="NO_PROXY=localhost,10.10.0.0/24" "no_proxy=localhost,10.10.0.0/24"', "",
-    ].join("\n"));
+    expect(aptProxyConf({ httpProxy: url, httpsProxy: url })).toBe(
+      'Acquire::http::Proxy "http://u:p%25$(id)@proxy:3128";\nAcquire::https::Proxy "http://u:p%25$(id)@proxy:3128";\n',
+    );
+    expect(proxyDropIn({ httpProxy: url, httpsProxy: url, noProxy: "localhost,10.10.0.0/24" })).toBe(
+      [
+        "[Service]",
+        'Environment="HTTP_PROXY=http://u:p%%25$(id)@proxy:3128" "http_proxy=http://u:p%%25$(id)@proxy:3128"',
+        'Environment="HTTPS_PROXY=http://u:p%%25$(id)@proxy:3128" "https_proxy=http://u:p%%25$(id)@proxy:3128"',
+        'Environment="NO_PROXY=localhost,10.10.0.0/24" "no_proxy=localhost,10.10.0.0/24"',
+        "",
+      ].join("\n"),
+    );
     const reg = proxy("http://user1:pa%25ss$(id)@host1:3128");
     expect(aptProxyConf({ httpProxy: reg })).toBe('Acquire::http::Proxy "http://user1:pa%25ss$(id)@host1:3128";\n');
-    expect(proxyDropIn({ httpProxy: reg, noProxy: "10.0.0.0/8" })).toBe('[Service]\nEnvironment="HTTP_PROXY=http://user1:pa%%25ss$(id)@host1:3128" "http_proxy=http://user1:pa%%25ss$(id)@host1:3128"\nEnvironment="NO_PROXY=10.0.0.0/8" "no_proxy=10.0.0.0/8"\n');
+    expect(proxyDropIn({ httpProxy: reg, noProxy: "10.0.0.0/8" })).toBe(
+      '[Service]\nEnvironment="HTTP_PROXY=http://user1:pa%%25ss$(id)@host1:3128" "http_proxy=http://user1:pa%%25ss$(id)@host1:3128"\nEnvironment="NO_PROXY=10.0.0.0/8" "no_proxy=10.0.0.0/8"\n',
+    );
   });
 
   it("the generators refuse what their language cannot hold, whatever the type says", () => {
@@ -91,14 +104,20 @@ describe("the proxy files", () => {
 
 // Characters a URL may hold, the ones that mean something to apt, systemd or a shell weighted in.
 const URL_CHAR = fc.constantFrom(..."abcXYZ019-._~:/?#[]@!$&()*+,;=%".split(""));
-const HOSTILE = fc.constantFrom(..."\"'\\ \t\n\r\u0000\u007f%$`;{}<>|".split(""), "\u2028", "é", "%%", "%n", "\\\"");
+const HOSTILE = fc.constantFrom(..."\"'\\ \t\n\r\u0000\u007f%$`;{}<>|".split(""), "\u2028", "é", "%%", "%n", '\\"');
 
 describe("fuzz: nothing that passes the parsers escapes its quoting", () => {
   const anyText = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: fc.oneof(URL_CHAR, HOSTILE), maxLength: 40 }));
   const urls = fc.oneof(
     { arbitrary: anyText, weight: 1 },
     {
-      arbitrary: fc.tuple(fc.constantFrom("http", "https", "ftp"), fc.string({ unit: fc.oneof({ arbitrary: URL_CHAR, weight: 8 }, { arbitrary: HOSTILE, weight: 1 }), maxLength: 24 }), fc.domain(), fc.integer({ min: 0, max: 70000 }))
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("http", "https", "ftp"),
+          fc.string({ unit: fc.oneof({ arbitrary: URL_CHAR, weight: 8 }, { arbitrary: HOSTILE, weight: 1 }), maxLength: 24 }),
+          fc.domain(),
+          fc.integer({ min: 0, max: 70000 }),
+        )
         .map(([s, user, host, port]) => `${s}://${user}@${host}:${port}`),
       weight: 4,
     },
@@ -106,59 +125,85 @@ describe("fuzz: nothing that passes the parsers escapes its quoting", () => {
 
   it("proxy URLs: accepted ones come back unchanged from apt.conf and the drop-in; the rest are refused", () => {
     let accepted = 0;
-    fc.assert(fc.property(urls, (s) => {
-      const r = parseProxyUrl(s);
-      if ("reason" in r) {
-        expect(r.reason).not.toContain(s.length > 3 ? s : "\u0000never");
-        return;
-      }
-      accepted++;
-      expect(s).not.toMatch(/["'\\\s\p{Cc}]/u);
-      expect(parseApt(aptProxyConf({ httpProxy: r.value, httpsProxy: r.value }))).toEqual([["Acquire::http::Proxy", s], ["Acquire::https::Proxy", s]]);
-      expect(parseDropIn(proxyDropIn({ httpProxy: r.value, httpsProxy: r.value }))).toEqual([`HTTP_PROXY=${s}`, `http_proxy=${s}`, `HTTPS_PROXY=${s}`, `https_proxy=${s}`]);
-    }), RUNS);
+    fc.assert(
+      fc.property(urls, (s) => {
+        const r = parseProxyUrl(s);
+        if ("reason" in r) {
+          expect(r.reason).not.toContain(s.length > 3 ? s : "\u0000never");
+          return;
+        }
+        accepted++;
+        expect(s).not.toMatch(/["'\\\s\p{Cc}]/u);
+        expect(parseApt(aptProxyConf({ httpProxy: r.value, httpsProxy: r.value }))).toEqual([
+          ["Acquire::http::Proxy", s],
+          ["Acquire::https::Proxy", s],
+        ]);
+        expect(parseDropIn(proxyDropIn({ httpProxy: r.value, httpsProxy: r.value }))).toEqual([
+          `HTTP_PROXY=${s}`,
+          `http_proxy=${s}`,
+          `HTTPS_PROXY=${s}`,
+          `https_proxy=${s}`,
+        ]);
+      }),
+      RUNS,
+    );
     // The property means something only if many cases got through.
     expect(accepted).toBeGreaterThan(500);
   });
 
   it("no_proxy lists: accepted ones come back as the same entries from the drop-in", () => {
-    const token = fc.oneof(fc.domain(), fc.ipV4(), fc.ipV6(), fc.ipV4().map((a) => `${a}/24`), fc.string({ unit: fc.oneof(URL_CHAR, HOSTILE), maxLength: 12 }));
+    const token = fc.oneof(
+      fc.domain(),
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.ipV4().map((a) => `${a}/24`),
+      fc.string({ unit: fc.oneof(URL_CHAR, HOSTILE), maxLength: 12 }),
+    );
     let accepted = 0;
-    fc.assert(fc.property(fc.array(token, { maxLength: 6 }), (tokens) => {
-      const r = parseNoProxy(tokens.join(","));
-      if ("reason" in r) return;
-      accepted++;
-      const joined = r.value.join(",");
-      if (joined === "") return;
-      expect(parseDropIn(proxyDropIn({ noProxy: joined }))).toEqual([`NO_PROXY=${joined}`, `no_proxy=${joined}`]);
-      for (const t of r.value) expect(t).not.toMatch(/["'\\\s\p{Cc}%,]/u);
-    }), RUNS);
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 6 }), (tokens) => {
+        const r = parseNoProxy(tokens.join(","));
+        if ("reason" in r) return;
+        accepted++;
+        const joined = r.value.join(",");
+        if (joined === "") return;
+        expect(parseDropIn(proxyDropIn({ noProxy: joined }))).toEqual([`NO_PROXY=${joined}`, `no_proxy=${joined}`]);
+        for (const t of r.value) expect(t).not.toMatch(/["'\\\s\p{Cc}%,]/u);
+      }),
+      RUNS,
+    );
     expect(accepted).toBeGreaterThan(500);
   });
 
   it("systemdQuote on any text: one word that reads back as the text, or a refusal (control characters)", () => {
-    fc.assert(fc.property(anyText, (s) => {
-      let quoted: string;
-      try {
-        quoted = systemdQuote(`K=${s}`);
-      } catch {
-        expect(s).toMatch(/\p{Cc}/u);
-        return;
-      }
-      expect(parseEnvironment(`Environment=${quoted}`)).toEqual([`K=${s}`]);
-    }), RUNS);
+    fc.assert(
+      fc.property(anyText, (s) => {
+        let quoted: string;
+        try {
+          quoted = systemdQuote(`K=${s}`);
+        } catch {
+          expect(s).toMatch(/\p{Cc}/u);
+          return;
+        }
+        expect(parseEnvironment(`Environment=${quoted}`)).toEqual([`K=${s}`]);
+      }),
+      RUNS,
+    );
   });
 
   it("aptProxyConf on any text: the value reads back unchanged, or a refusal", () => {
-    fc.assert(fc.property(anyText, (s) => {
-      let text: string;
-      try {
-        text = aptProxyConf({ httpProxy: s as ProxyUrl });
-      } catch {
-        expect(s).toMatch(/["\\\p{Cc}]/u);
-        return;
-      }
-      expect(parseApt(text)).toEqual(s === "" ? [] : [["Acquire::http::Proxy", s]]);
-    }), RUNS);
+    fc.assert(
+      fc.property(anyText, (s) => {
+        let text: string;
+        try {
+          text = aptProxyConf({ httpProxy: s as ProxyUrl });
+        } catch {
+          expect(s).toMatch(/["\\\p{Cc}]/u);
+          return;
+        }
+        expect(parseApt(text)).toEqual(s === "" ? [] : [["Acquire::http::Proxy", s]]);
+      }),
+      RUNS,
+    );
   });
 });

@@ -66,7 +66,14 @@ describe("HAProxy", () => {
 });
 
 describe("keepalived", () => {
-  const input = { nodeName: "k8s-masternode-1", nodeIp: "10.10.0.12", peerIps: ["10.10.0.11", "10.10.0.13"], vip: "10.10.0.100", index: 1, virtualRouterId: cfg.virtualRouterIdFor("k8s") };
+  const input = {
+    nodeName: "k8s-masternode-1",
+    nodeIp: "10.10.0.12",
+    peerIps: ["10.10.0.11", "10.10.0.13"],
+    vip: "10.10.0.100",
+    index: 1,
+    virtualRouterId: cfg.virtualRouterIdFor("k8s"),
+  };
   const text = cfg.keepalivedConfig(input);
 
   it("VIP /32, unicast to the other masters, priority by position, the interface left to the script", () => {
@@ -89,11 +96,14 @@ describe("keepalived", () => {
     expect(() => cfg.keepalivedConfig({ ...input, virtualRouterId: 0 })).toThrow(/outside 1-255/);
   });
 
-  it.skipIf(!KEEPALIVED || !NIC)("keepalived --config-test accepts it, with the interface filled in (needs the Debian package keepalived and a network interface)", () => {
-    const r = spawnSync(KEEPALIVED!, ["--config-test", "-f", file("keepalived.conf", text.replace(cfg.NIC_PLACEHOLDER, NIC!))], { encoding: "utf8" });
-    expect(r.stderr + r.stdout).not.toMatch(/unknown keyword|error/i);
-    expect(r.status).toBe(0);
-  });
+  it.skipIf(!KEEPALIVED || !NIC)(
+    "keepalived --config-test accepts it, with the interface filled in (needs the Debian package keepalived and a network interface)",
+    () => {
+      const r = spawnSync(KEEPALIVED!, ["--config-test", "-f", file("keepalived.conf", text.replace(cfg.NIC_PLACEHOLDER, NIC!))], { encoding: "utf8" });
+      expect(r.stderr + r.stdout).not.toMatch(/unknown keyword|error/i);
+      expect(r.status).toBe(0);
+    },
+  );
 
   it.skipIf(!KEEPALIVED || !NIC)("a single master (no peer): no unicast section, and keepalived --config-test accepts it", () => {
     const single = cfg.keepalivedConfig({ ...input, index: 0, peerIps: [] });
@@ -104,7 +114,11 @@ describe("keepalived", () => {
   });
 
   it.skipIf(!KEEPALIVED || !NIC)("keepalived --config-test rejects a broken one", () => {
-    const r = spawnSync(KEEPALIVED!, ["--config-test", "-f", file("bad.conf", text.replace(cfg.NIC_PLACEHOLDER, NIC!).replace("advert_int 1", "advert_intervall 1"))], { encoding: "utf8" });
+    const r = spawnSync(
+      KEEPALIVED!,
+      ["--config-test", "-f", file("bad.conf", text.replace(cfg.NIC_PLACEHOLDER, NIC!).replace("advert_int 1", "advert_intervall 1"))],
+      { encoding: "utf8" },
+    );
     expect(r.status).not.toBe(0);
     expect(r.stderr + r.stdout).toMatch(/Unknown keyword 'advert_intervall'/);
   });
@@ -130,12 +144,18 @@ describe("containerd", () => {
     });
     expect(h.content).not.toContain("skip_verify");
     // HTTPS with a publicly trusted certificate: no CA file.
-    expect(parseToml(cfg.hostsToml({ connectionType: "1", server: "r.example:443" }).content)).toEqual({ server: "https://r.example:443", host: { "https://r.example:443": { capabilities: ["pull", "resolve"] } } });
+    expect(parseToml(cfg.hostsToml({ connectionType: "1", server: "r.example:443" }).content)).toEqual({
+      server: "https://r.example:443",
+      host: { "https://r.example:443": { capabilities: ["pull", "resolve"] } },
+    });
   });
 
   it("config.toml: pinned pause image, systemd cgroups, certs.d as the registry config path", () => {
     const t = parseToml(cfg.containerdConfig({ sandboxImage: "192.168.246.10:5000/pause:3.9" })) as Record<string, Record<string, Record<string, unknown>>>;
-    const cri = t.plugins["io.containerd.grpc.v1.cri"] as Record<string, unknown> & { containerd: { runtimes: { runc: { runtime_type: string; options: { SystemdCgroup: boolean } } } }; registry: { config_path: string } };
+    const cri = t.plugins["io.containerd.grpc.v1.cri"] as Record<string, unknown> & {
+      containerd: { runtimes: { runc: { runtime_type: string; options: { SystemdCgroup: boolean } } } };
+      registry: { config_path: string };
+    };
     expect(t.version).toBe(2);
     expect(cri.sandbox_image).toBe("192.168.246.10:5000/pause:3.9");
     expect(cri.containerd.runtimes.runc).toEqual({ runtime_type: "io.containerd.runc.v2", options: { SystemdCgroup: true } });
@@ -151,19 +171,30 @@ describe("containerd", () => {
 
 describe("kubeadm", () => {
   const init = {
-    kubernetesVersion: "1.30.14", clusterName: "k8s", controlPlaneEndpoint: "10.10.0.100:16443",
-    node: { name: "k8s-masternode-0", ip: "10.10.0.11" }, podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24",
-    certSans: ["10.10.0.100", "10.10.0.11", "10.10.0.12", "10.10.0.13", "203.0.113.7", "10.10.0.100"], imageRepository: "192.168.246.10:5000/k8s",
+    kubernetesVersion: "1.30.14",
+    clusterName: "k8s",
+    controlPlaneEndpoint: "10.10.0.100:16443",
+    node: { name: "k8s-masternode-0", ip: "10.10.0.11" },
+    podCidr: "192.168.0.0/16",
+    serviceCidr: "10.199.187.0/24",
+    certSans: ["10.10.0.100", "10.10.0.11", "10.10.0.12", "10.10.0.13", "203.0.113.7", "10.10.0.100"],
+    imageRepository: "192.168.246.10:5000/k8s",
   };
 
   it("init: InitConfiguration, ClusterConfiguration and KubeletConfiguration, field by field (v1beta3 before 1.31)", () => {
     const docs = parseAllDocuments(cfg.kubeadmInitConfig(init)).map((d) => d.toJS());
     expect(docs.map((d) => [d.apiVersion, d.kind])).toEqual([
-      ["kubeadm.k8s.io/v1beta3", "InitConfiguration"], ["kubeadm.k8s.io/v1beta3", "ClusterConfiguration"], ["kubelet.config.k8s.io/v1beta1", "KubeletConfiguration"],
+      ["kubeadm.k8s.io/v1beta3", "InitConfiguration"],
+      ["kubeadm.k8s.io/v1beta3", "ClusterConfiguration"],
+      ["kubelet.config.k8s.io/v1beta1", "KubeletConfiguration"],
     ]);
     const [i, c, k] = docs;
     expect(i.localAPIEndpoint).toEqual({ advertiseAddress: "10.10.0.11", bindPort: 6443 });
-    expect(i.nodeRegistration).toEqual({ name: "k8s-masternode-0", criSocket: "unix:///run/containerd/containerd.sock", kubeletExtraArgs: { "node-ip": "10.10.0.11" } });
+    expect(i.nodeRegistration).toEqual({
+      name: "k8s-masternode-0",
+      criSocket: "unix:///run/containerd/containerd.sock",
+      kubeletExtraArgs: { "node-ip": "10.10.0.11" },
+    });
     expect(i.bootstrapTokens).toBeUndefined();
     expect(i.certificateKey).toBeUndefined();
     expect(c.kubernetesVersion).toBe("v1.30.14");
@@ -190,16 +221,34 @@ describe("kubeadm", () => {
   const KEY = "b".repeat(64);
 
   it("join as a worker: token and CA hash discovery through the endpoint; no control plane", () => {
-    const j = parseYaml(cfg.kubeadmJoinConfig({ kubernetesVersion: "1.30.14", controlPlaneEndpoint: "10.10.0.100:16443", node: { name: "k8s-workernode-0", ip: "10.10.0.21" }, token: TOKEN, caCertHash: HASH }));
+    const j = parseYaml(
+      cfg.kubeadmJoinConfig({
+        kubernetesVersion: "1.30.14",
+        controlPlaneEndpoint: "10.10.0.100:16443",
+        node: { name: "k8s-workernode-0", ip: "10.10.0.21" },
+        token: TOKEN,
+        caCertHash: HASH,
+      }),
+    );
     expect(j).toEqual({
-      apiVersion: "kubeadm.k8s.io/v1beta3", kind: "JoinConfiguration",
+      apiVersion: "kubeadm.k8s.io/v1beta3",
+      kind: "JoinConfiguration",
       discovery: { bootstrapToken: { apiServerEndpoint: "10.10.0.100:16443", token: TOKEN, caCertHashes: [HASH] } },
       nodeRegistration: { name: "k8s-workernode-0", criSocket: "unix:///run/containerd/containerd.sock", kubeletExtraArgs: { "node-ip": "10.10.0.21" } },
     });
   });
 
   it("join as a master: with the certificate key and its own API endpoint", () => {
-    const j = parseYaml(cfg.kubeadmJoinConfig({ kubernetesVersion: "1.30.14", controlPlaneEndpoint: "10.10.0.100:16443", node: { name: "k8s-masternode-1", ip: "10.10.0.12" }, token: TOKEN, caCertHash: HASH, certificateKey: KEY }));
+    const j = parseYaml(
+      cfg.kubeadmJoinConfig({
+        kubernetesVersion: "1.30.14",
+        controlPlaneEndpoint: "10.10.0.100:16443",
+        node: { name: "k8s-masternode-1", ip: "10.10.0.12" },
+        token: TOKEN,
+        caCertHash: HASH,
+        certificateKey: KEY,
+      }),
+    );
     expect(j.controlPlane).toEqual({ localAPIEndpoint: { advertiseAddress: "10.10.0.12", bindPort: 6443 }, certificateKey: KEY });
   });
 
@@ -213,19 +262,47 @@ describe("kubeadm", () => {
 
 describe("no_proxy", () => {
   it("the user's list first, then localhost, node CIDR kept as a CIDR, nodes, VIP, pod and service CIDRs, registry hosts, cluster domains; no duplicates", () => {
-    expect(cfg.noProxy({
-      user: ["192.168.246.0/24", "10.0.0.1"], nodeIps: ["10.10.0.11", "10.10.0.21"], nodeNames: ["k8s-masternode-0", "k8s-workernode-0"], vip: "10.10.0.100",
-      podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", k8sNodeCidr: "10.10.0.0/24", registryServers: ["192.168.246.10:5000", "10.0.0.1:5000"],
-    }).split(",")).toEqual([
-      "192.168.246.0/24", "10.0.0.1", "localhost", "127.0.0.1", "10.10.0.0/24", "10.10.0.11", "10.10.0.21", "k8s-masternode-0", "k8s-workernode-0", "10.10.0.100",
-      "192.168.0.0/16", "10.199.187.0/24", "192.168.246.10", ".svc", ".svc.cluster.local", ".cluster.local",
+    expect(
+      cfg
+        .noProxy({
+          user: ["192.168.246.0/24", "10.0.0.1"],
+          nodeIps: ["10.10.0.11", "10.10.0.21"],
+          nodeNames: ["k8s-masternode-0", "k8s-workernode-0"],
+          vip: "10.10.0.100",
+          podCidr: "192.168.0.0/16",
+          serviceCidr: "10.199.187.0/24",
+          k8sNodeCidr: "10.10.0.0/24",
+          registryServers: ["192.168.246.10:5000", "10.0.0.1:5000"],
+        })
+        .split(","),
+    ).toEqual([
+      "192.168.246.0/24",
+      "10.0.0.1",
+      "localhost",
+      "127.0.0.1",
+      "10.10.0.0/24",
+      "10.10.0.11",
+      "10.10.0.21",
+      "k8s-masternode-0",
+      "k8s-workernode-0",
+      "10.10.0.100",
+      "192.168.0.0/16",
+      "10.199.187.0/24",
+      "192.168.246.10",
+      ".svc",
+      ".svc.cluster.local",
+      ".cluster.local",
     ]);
   });
 });
 
 describe("node names", () => {
   it("cluster name plus VNFC id, as DNS labels; unique where Tacker's last-octet names collide", () => {
-    expect(cfg.nodeNames("k8s", ["masterNode-0", "workerNode-0", "workerNode-1"])).toEqual({ "masterNode-0": "k8s-masternode-0", "workerNode-0": "k8s-workernode-0", "workerNode-1": "k8s-workernode-1" });
+    expect(cfg.nodeNames("k8s", ["masterNode-0", "workerNode-0", "workerNode-1"])).toEqual({
+      "masterNode-0": "k8s-masternode-0",
+      "workerNode-0": "k8s-workernode-0",
+      "workerNode-1": "k8s-workernode-1",
+    });
     expect(cfg.nodeName("My_Cluster", "VDU_1-0")).toBe("my-cluster-vdu-1-0");
   });
 
@@ -238,6 +315,8 @@ describe("node names", () => {
   });
 
   it("the /etc/hosts block: nodes, then the registries' hosts_string", () => {
-    expect(cfg.hostsBlock([{ name: "k8s-masternode-0", ip: "10.10.0.11" }], ["192.168.246.10   registry.example"])).toBe("10.10.0.11 k8s-masternode-0\n192.168.246.10 registry.example\n");
+    expect(cfg.hostsBlock([{ name: "k8s-masternode-0", ip: "10.10.0.11" }], ["192.168.246.10   registry.example"])).toBe(
+      "10.10.0.11 k8s-masternode-0\n192.168.246.10 registry.example\n",
+    );
   });
 });

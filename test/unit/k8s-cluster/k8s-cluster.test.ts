@@ -36,10 +36,19 @@ const VERSIONS = { kubernetes: "1.30.14", kubernetesPackage: "1.30.14-1.1", cont
 function build(file: string, extra: Record<string, unknown> = {}) {
   const deps = new Map<string, string[]>();
   resetAddresses();
-  const c = new mod.K8sCluster("k8s", {
-    flavours: pkg.flavours, request: k8sRequest(file), provider, packageDir: K8S_FIXTURES, versions: VERSIONS,
-    sandboxImage: "192.168.246.10:5000/pause:3.9", ...extra,
-  }, { transformations: [recordDependsOn(deps)] });
+  const c = new mod.K8sCluster(
+    "k8s",
+    {
+      flavours: pkg.flavours,
+      request: k8sRequest(file),
+      provider,
+      packageDir: K8S_FIXTURES,
+      versions: VERSIONS,
+      sandboxImage: "192.168.246.10:5000/pause:3.9",
+      ...extra,
+    },
+    { transformations: [recordDependsOn(deps)] },
+  );
   return { c, deps };
 }
 const one = (name: string) => {
@@ -47,7 +56,11 @@ const one = (name: string) => {
   expect(r, name).toHaveLength(1);
   return r[0];
 };
-const names = (type: string) => registered.filter((r) => r.type === type).map((r) => r.name).sort();
+const names = (type: string) =>
+  registered
+    .filter((r) => r.type === type)
+    .map((r) => r.name)
+    .sort();
 const stdinOf = (name: string) => {
   const s = one(name).inputs.stdin;
   expect(isSecretValue(s), `${name} stdin is secret`).toBe(true);
@@ -55,7 +68,11 @@ const stdinOf = (name: string) => {
 };
 /** The SSH host a command dials (the connection is secret as a whole: it holds the password). */
 const hostOf = (name: string) => (plain(one(name).inputs.connection) as { host: string }).host;
-const field = (stdin: string, key: string) => stdin.split("\n").find((l) => l.startsWith(`${key}=`))?.slice(key.length + 1);
+const field = (stdin: string, key: string) =>
+  stdin
+    .split("\n")
+    .find((l) => l.startsWith(`${key}=`))
+    ?.slice(key.length + 1);
 const decoded = (stdin: string, key: string) => Buffer.from(field(stdin, key) ?? "", "base64").toString("utf8");
 const SEED = "private_registry_kubernetes_param_file.json";
 
@@ -65,8 +82,18 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     await valueOf(c.endpoint);
     await settle();
     expect(names("openstack:compute/instance:Instance")).toEqual(["k8s-vnf-masterNode-0", "k8s-vnf-workerNode-0", "k8s-vnf-workerNode-1"]);
-    expect(names("openstack:networking/port:Port")).toEqual(["k8s-vip_CP", "k8s-vnf-masterNode-0-masterNode_CP1", "k8s-vnf-workerNode-0-workerNode_CP2", "k8s-vnf-workerNode-1-workerNode_CP2"]);
-    expect(one("k8s-vip_CP").inputs).toEqual({ name: "k8s-vip_CP", networkId: "71a3fbd1-f31e-4c2c-b0e2-26267d64a9ee", adminStateUp: true, tags: ["nfv-k8s-cluster=k8s", "nfv-cp-id=vip_CP"] });
+    expect(names("openstack:networking/port:Port")).toEqual([
+      "k8s-vip_CP",
+      "k8s-vnf-masterNode-0-masterNode_CP1",
+      "k8s-vnf-workerNode-0-workerNode_CP2",
+      "k8s-vnf-workerNode-1-workerNode_CP2",
+    ]);
+    expect(one("k8s-vip_CP").inputs).toEqual({
+      name: "k8s-vip_CP",
+      networkId: "71a3fbd1-f31e-4c2c-b0e2-26267d64a9ee",
+      adminStateUp: true,
+      tags: ["nfv-k8s-cluster=k8s", "nfv-cp-id=vip_CP"],
+    });
     expect(one("k8s-vip_CP").provider).toMatch(/::vim-provider::/);
     // The VIP port registers first, so the mock gives it 10.10.0.100.
     expect(one("k8s-vnf-masterNode-0-masterNode_CP1").inputs.allowedAddressPairs).toEqual([{ ipAddress: "10.10.0.100" }]);
@@ -77,8 +104,18 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     const { deps } = build(SEED);
     await settle();
     expect(names("command:remote:Command")).toEqual([
-      "k8s-init", "k8s-masterNode-0-lb", "k8s-masterNode-0-lb-bootstrap", "k8s-masterNode-0-prepare", "k8s-masterNode-0-registries",
-      ...["workerNode-0", "workerNode-1"].flatMap((w) => [`k8s-${w}-drain`, `k8s-${w}-join`, `k8s-${w}-join-credentials`, `k8s-${w}-prepare`, `k8s-${w}-registries`]),
+      "k8s-init",
+      "k8s-masterNode-0-lb",
+      "k8s-masterNode-0-lb-bootstrap",
+      "k8s-masterNode-0-prepare",
+      "k8s-masterNode-0-registries",
+      ...["workerNode-0", "workerNode-1"].flatMap((w) => [
+        `k8s-${w}-drain`,
+        `k8s-${w}-join`,
+        `k8s-${w}-join-credentials`,
+        `k8s-${w}-prepare`,
+        `k8s-${w}-registries`,
+      ]),
     ]);
     expect(names("command:remote:CopyToRemote")).toEqual(["k8s-masterNode-0-copy-scripts", "k8s-workerNode-0-copy-scripts", "k8s-workerNode-1-copy-scripts"]);
     expect(deps.get("k8s-masterNode-0-copy-scripts")).toEqual(["k8s-vnf-masterNode-0"]);
@@ -98,9 +135,11 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     const credentialSteps = ["k8s-init", "k8s-workerNode-0-join-credentials", "k8s-workerNode-1-join-credentials"];
     for (const r of registered.filter((x) => x.type === "command:remote:Command")) {
       const line = String(r.inputs.create ?? r.inputs.delete);
-      expect(line, r.name).toMatch(credentialSteps.includes(r.name)
-        ? /^out="\$\(sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/(init-master|join-credentials)\.sh\)" && printf '%s\\n' "\$out"$/
-        : /^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/);
+      expect(line, r.name).toMatch(
+        credentialSteps.includes(r.name)
+          ? /^out="\$\(sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/(init-master|join-credentials)\.sh\)" && printf '%s\\n' "\$out"$/
+          : /^sudo -n \/bin\/bash \/var\/tmp\/nfv\/k8s\/[a-z-]+\.sh$/,
+      );
       expect(isSecretValue(r.inputs.stdin), r.name).toBe(true);
     }
     expect(one("k8s-workerNode-0-drain").inputs.create).toBeUndefined();
@@ -120,26 +159,42 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
     expect(decoded(prep, "HOSTS_B64")).toBe("10.10.0.103 k8s-masternode-0\n10.10.0.101 k8s-workernode-0\n10.10.0.102 k8s-workernode-1\n");
     // The proxy files are written (and escaped) here; the script only decodes and writes them.
     expect(field(prep, "HTTP_PROXY")).toBeUndefined();
-    expect(decoded(prep, "APT_PROXY_CONF_B64")).toBe('Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n');
-    const noProxy = "192.168.246.0/24,10.0.0.1,localhost,127.0.0.1,10.10.0.0/24,10.10.0.103,10.10.0.101,10.10.0.102,k8s-masternode-0,k8s-workernode-0,k8s-workernode-1,10.10.0.100,192.168.0.0/16,10.199.187.0/24,192.168.246.10,.svc,.svc.cluster.local,.cluster.local";
+    expect(decoded(prep, "APT_PROXY_CONF_B64")).toBe(
+      'Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n',
+    );
+    const noProxy =
+      "192.168.246.0/24,10.0.0.1,localhost,127.0.0.1,10.10.0.0/24,10.10.0.103,10.10.0.101,10.10.0.102,k8s-masternode-0,k8s-workernode-0,k8s-workernode-1,10.10.0.100,192.168.0.0/16,10.199.187.0/24,192.168.246.10,.svc,.svc.cluster.local,.cluster.local";
     expect(decoded(prep, "PROXY_DROPIN_B64").split("\n")).toEqual([
       "[Service]",
       'Environment="HTTP_PROXY=http://user1:password1@host1:3128" "http_proxy=http://user1:password1@host1:3128"',
       'Environment="HTTPS_PROXY=https://user2:password2@host2:3129" "https_proxy=https://user2:password2@host2:3129"',
-      `Environment="NO_PROXY=${noProxy}" "no_proxy=${noProxy}"`, "",
+      `Environment="NO_PROXY=${noProxy}" "no_proxy=${noProxy}"`,
+      "",
     ]);
     const regs = stdinOf("k8s-workerNode-0-registries");
     expect(field(regs, "REGISTRY")?.split("|")[0]).toBe("192.168.246.10:5000");
-    expect(JSON.parse(decoded(regs, "REGISTRY_AUTH_B64"))).toEqual({ auths: { "192.168.246.10:5000": { auth: Buffer.from("tacker:tacker").toString("base64") } } });
+    expect(JSON.parse(decoded(regs, "REGISTRY_AUTH_B64"))).toEqual({
+      auths: { "192.168.246.10:5000": { auth: Buffer.from("tacker:tacker").toString("base64") } },
+    });
     expect(decoded(regs, "CONTAINERD_CONFIG_B64")).toContain('sandbox_image = "192.168.246.10:5000/pause:3.9"');
   });
 
   it("registries handed over as outputs (a PrivateRegistry's connectionInfo): containerd, credentials, /etc/hosts and no_proxy on every node, after the listed ones", async () => {
-    const handed = pulumi.secret({ connection_type: "1" as const, server: "10.10.0.50:5443", username: "nfv", password: "reg-s3cret", ca_certificate: CA_PEM, hosts_string: "10.10.0.50 registry.lab" });
+    const handed = pulumi.secret({
+      connection_type: "1" as const,
+      server: "10.10.0.50:5443",
+      username: "nfv",
+      password: "reg-s3cret",
+      ca_certificate: CA_PEM,
+      hosts_string: "10.10.0.50 registry.lab",
+    });
     build(SEED, { registries: [handed] });
     await settle();
     const regs = stdinOf("k8s-masterNode-0-registries");
-    const lines = regs.split("\n").filter((l) => l.startsWith("REGISTRY=")).map((l) => l.slice("REGISTRY=".length).split("|"));
+    const lines = regs
+      .split("\n")
+      .filter((l) => l.startsWith("REGISTRY="))
+      .map((l) => l.slice("REGISTRY=".length).split("|"));
     expect(lines.map((l) => l[0])).toEqual(["192.168.246.10:5000", "10.10.0.50:5443"]);
     expect(Buffer.from(lines[1][1], "base64").toString()).toContain('ca = "/etc/containerd/certs.d/10.10.0.50:5443/ca.crt"');
     expect(Buffer.from(lines[1][2], "base64").toString()).toBe(CA_PEM);
@@ -160,10 +215,17 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
         return (e as Error).message;
       }
     };
-    expect(withHanded(listed, [{ connection_type: "0", server: "10.0.0.9:5000" }]).map((r) => [r.server, r.username])).toEqual([["192.168.246.10:5000", "tacker"], ["10.0.0.9:5000", "tacker"]]);
+    expect(withHanded(listed, [{ connection_type: "0", server: "10.0.0.9:5000" }]).map((r) => [r.server, r.username])).toEqual([
+      ["192.168.246.10:5000", "tacker"],
+      ["10.0.0.9:5000", "tacker"],
+    ]);
     expect(fail({ connection_type: "0", server: "registry" })).toBe("K8sCluster registries[1]: server `registry` is not host:port");
-    expect(fail({ connection_type: "2", server: "10.0.0.8:5000" })).toBe('K8sCluster registries[1]: connection_type must be "0" (HTTP) or "1" (HTTPS), got "2"');
-    expect(fail({ connection_type: "0", server: "192.168.246.10:5000" })).toBe("K8sCluster registries[1]: server `192.168.246.10:5000` is already a registry of the cluster");
+    expect(fail({ connection_type: "2", server: "10.0.0.8:5000" })).toBe(
+      'K8sCluster registries[1]: connection_type must be "0" (HTTP) or "1" (HTTPS), got "2"',
+    );
+    expect(fail({ connection_type: "0", server: "192.168.246.10:5000" })).toBe(
+      "K8sCluster registries[1]: server `192.168.246.10:5000` is already a registry of the cluster",
+    );
   });
 
   it("init: kubeadm config with the VIP endpoint :16443, the seed's CIDRs and the VIP/master/floating IP as SANs; SSH with the parameters' password, as a secret", async () => {
@@ -250,14 +312,21 @@ describe("flavour simple with the seed's param file (1 master, 2 workers, VIP po
   });
 
   it("bad input is refused before anything is registered: unpinned versions, a bad CIDR, an unknown CP", () => {
-    expect(() => build(SEED, { versions: { kubernetes: "1.30.14" }, sandboxImage: "pause:latest" })).toThrow(/versions.kubernetesPackage is required[\s\S]*sandboxImage must be a pinned image/);
+    expect(() => build(SEED, { versions: { kubernetes: "1.30.14" }, sandboxImage: "pause:latest" })).toThrow(
+      /versions.kubernetesPackage is required[\s\S]*sandboxImage must be a pinned image/,
+    );
     // One apt argument each: Debian's grammar, so never an option.
-    expect(() => build(SEED, { versions: { ...VERSIONS, containerdPackageName: "-oDPkg::Pre-Invoke::=id", haproxyPackage: "1 -oX=1" } }))
-      .toThrow(/versions.containerdPackageName is not a Debian package name[\s\S]*versions.haproxyPackage is not a Debian package version/);
+    expect(() => build(SEED, { versions: { ...VERSIONS, containerdPackageName: "-oDPkg::Pre-Invoke::=id", haproxyPackage: "1 -oX=1" } })).toThrow(
+      /versions.containerdPackageName is not a Debian package name[\s\S]*versions.haproxyPackage is not a Debian package version/,
+    );
     const req = k8sRequest(SEED);
-    Object.assign((req.additionalParams!.k8s_cluster_installation_param as Record<string, Record<string, unknown>>).master_node, { pod_cidr: "10.199.0.0/16", nic_cp_name: "nope_CP" });
-    expect(() => new mod.K8sCluster("k8s", { flavours: pkg.flavours, request: req, provider, versions: VERSIONS, sandboxImage: "r/pause:3.9" }))
-      .toThrow(/K8S_CP_NAME: nic_cp_name `nope_CP` is not a CP of flavour `simple`[\s\S]*K8S_CIDR_OVERLAP: cluster_cidr 10.199.187.0\/24 overlaps pod_cidr 10.199.0.0\/16/);
+    Object.assign((req.additionalParams!.k8s_cluster_installation_param as Record<string, Record<string, unknown>>).master_node, {
+      pod_cidr: "10.199.0.0/16",
+      nic_cp_name: "nope_CP",
+    });
+    expect(() => new mod.K8sCluster("k8s", { flavours: pkg.flavours, request: req, provider, versions: VERSIONS, sandboxImage: "r/pause:3.9" })).toThrow(
+      /K8S_CP_NAME: nic_cp_name `nope_CP` is not a CP of flavour `simple`[\s\S]*K8S_CIDR_OVERLAP: cluster_cidr 10.199.187.0\/24 overlaps pod_cidr 10.199.0.0\/16/,
+    );
     expect(registered).toEqual([]);
   });
 });
@@ -277,7 +346,11 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     for (const m of M) expect(deps.get(`k8s-${m}-lb`)).toEqual(["k8s-init", "k8s-masterNode-1-join", "k8s-masterNode-2-join"]);
     expect(registered.some((r) => r.name === "k8s-masterNode-0-join")).toBe(false);
     const creds = stdinOf("k8s-masterNode-2-join-credentials");
-    expect([field(creds, "ROLE"), field(creds, "KUBERNETES_VERSION"), field(creds, "KUBEADM_API_VERSION")]).toEqual(["master", "1.30.14", "kubeadm.k8s.io/v1beta3"]);
+    expect([field(creds, "ROLE"), field(creds, "KUBERNETES_VERSION"), field(creds, "KUBEADM_API_VERSION")]).toEqual([
+      "master",
+      "1.30.14",
+      "kubeadm.k8s.io/v1beta3",
+    ]);
     const join = decoded(stdinOf("k8s-masterNode-2-join"), "JOIN_CONFIG_B64");
     expect(join).toContain(`certificateKey: ${CERT_KEY}`);
     expect(join).toMatch(/advertiseAddress: 10\.10\.0\.\d+/);
@@ -288,13 +361,21 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     await settle();
     const lb1 = stdinOf("k8s-masterNode-1-lb");
     const haproxy = decoded(lb1, "HAPROXY_CFG_B64");
-    expect(haproxy.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("server ")).map((l) => l.split(" ")[1])).toEqual(["k8s-masternode-0", "k8s-masternode-1", "k8s-masternode-2"]);
+    expect(
+      haproxy
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith("server "))
+        .map((l) => l.split(" ")[1]),
+    ).toEqual(["k8s-masternode-0", "k8s-masternode-1", "k8s-masternode-2"]);
     const keepalived = decoded(lb1, "KEEPALIVED_CONF_B64");
     expect(keepalived).toContain("10.10.0.100/32");
     expect(keepalived).toContain("priority 149");
     const reg = field(stdinOf("k8s-workerNode-0-registries"), "REGISTRY");
     expect(reg).toBeDefined();
-    const lines = stdinOf("k8s-workerNode-0-registries").split("\n").filter((l) => l.startsWith("REGISTRY="));
+    const lines = stdinOf("k8s-workerNode-0-registries")
+      .split("\n")
+      .filter((l) => l.startsWith("REGISTRY="));
     const https = lines[1].slice("REGISTRY=".length).split("|");
     expect(https[0]).toBe("registry.example:5443");
     expect(Buffer.from(https[2], "base64").toString()).toContain("BEGIN CERTIFICATE");
@@ -353,7 +434,9 @@ describe("flavour complex (3 masters behind the VIP, 2 workers, an HTTPS registr
     // Every step that runs when a node is made (not init: the cluster's own, by heal generation; not
     // the delete-only drains) runs again on a new server: the CNI manifest's copy once did not, and a
     // whole heal's init found no manifest (lab, issue 20).
-    const onNodes = registered.filter((r) => r.type.startsWith("command:remote:") && /^k8s-(master|worker)Node-\d+-/.test(r.name) && !(r.inputs.delete && !r.inputs.create));
+    const onNodes = registered.filter(
+      (r) => r.type.startsWith("command:remote:") && /^k8s-(master|worker)Node-\d+-/.test(r.name) && !(r.inputs.delete && !r.inputs.create),
+    );
     expect(onNodes.map((r) => r.name)).toContain("k8s-masterNode-0-copy-cni");
     for (const r of onNodes) {
       const vnfc = /^k8s-((?:master|worker)Node-\d+)-/.exec(r.name)![1];
@@ -373,10 +456,11 @@ describe("flavour podaffinity (Tacker's BaseHOT: masters and workers in anti-aff
   const HOSTS: Record<string, string> = { "k8s-vnf-workerNode-0-id": "compute1", "k8s-vnf-workerNode-1-id": "compute2" };
   const asked: string[] = [];
   const placement = {
-    placementOf: (id: pulumi.Input<string>) => pulumi.output(id).apply((i) => {
-      asked.push(i);
-      return { host: HOSTS[i], hostIsHash: false, zone: "nova" };
-    }),
+    placementOf: (id: pulumi.Input<string>) =>
+      pulumi.output(id).apply((i) => {
+        asked.push(i);
+        return { host: HOSTS[i], hostIsHash: false, zone: "nova" };
+      }),
   };
 
   it("a server group per role, each server in its own role's group", async () => {
@@ -385,8 +469,10 @@ describe("flavour podaffinity (Tacker's BaseHOT: masters and workers in anti-aff
     expect(names("openstack:compute/serverGroup:ServerGroup")).toEqual(["k8s-vnf-masterNode_server_group", "k8s-vnf-workerNode_server_group"]);
     expect(one("k8s-vnf-workerNode_server_group").inputs).toEqual({ name: "k8s-vnf-workerNode_server_group", policies: ["anti-affinity"] });
     expect(one("k8s-vnf-masterNode_server_group").inputs.policies).toEqual(["anti-affinity"]);
-    for (const m of ["masterNode-0", "masterNode-1", "masterNode-2"]) expect(one(`k8s-vnf-${m}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-masterNode_server_group-id" }]);
-    for (const w of ["workerNode-0", "workerNode-1"]) expect(one(`k8s-vnf-${w}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-workerNode_server_group-id" }]);
+    for (const m of ["masterNode-0", "masterNode-1", "masterNode-2"])
+      expect(one(`k8s-vnf-${m}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-masterNode_server_group-id" }]);
+    for (const w of ["workerNode-0", "workerNode-1"])
+      expect(one(`k8s-vnf-${w}`).inputs.schedulerHints).toEqual([{ group: "k8s-vnf-workerNode_server_group-id" }]);
   });
 
   it("each worker is labelled on its anchor after its join, from Nova's placement of its own server; masters are not", async () => {
@@ -394,7 +480,10 @@ describe("flavour podaffinity (Tacker's BaseHOT: masters and workers in anti-aff
     const { deps } = build(POD, { placement });
     await settle();
     expect(names("command:remote:Command").filter((n) => n.endsWith("-labels"))).toEqual(["k8s-workerNode-0-labels", "k8s-workerNode-1-labels"]);
-    for (const [w, host] of [["workerNode-0", "compute1"], ["workerNode-1", "compute2"]]) {
+    for (const [w, host] of [
+      ["workerNode-0", "compute1"],
+      ["workerNode-1", "compute2"],
+    ]) {
       const stdin = stdinOf(`k8s-${w}-labels`);
       expect(field(stdin, "LABELS")).toBe(`CIS-node=${host} topology.kubernetes.io/zone=nova`);
       expect(field(stdin, "NODE_NAME")).toMatch(/^k8s-workernode-\d$/);
@@ -428,7 +517,9 @@ describe("flavour podaffinity (Tacker's BaseHOT: masters and workers in anti-aff
       err = e;
     }
     expect(err).toBeInstanceOf(DiagnosticError);
-    expect((err as DiagnosticError).diagnostics.map((d) => [d.path, d.message])).toEqual([["placement", expect.stringContaining("labelled with its compute host (CIS-node): pass the OpenStackVim as placement")]]);
+    expect((err as DiagnosticError).diagnostics.map((d) => [d.path, d.message])).toEqual([
+      ["placement", expect.stringContaining("labelled with its compute host (CIS-node): pass the OpenStackVim as placement")],
+    ]);
     await settle();
     expect(registered).toEqual([]);
   });

@@ -27,24 +27,29 @@ export function resetAddresses(): void {
 
 export function installK8sMocks(): Registered[] {
   const registered: Registered[] = [];
-  pulumi.runtime.setMocks({
-    newResource(args) {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-      const state: Record<string, unknown> = { ...args.inputs };
-      if (args.type === "openstack:networking/port:Port") state.allFixedIps = [`10.10.0.${ip++}`];
-      if (args.type === "command:remote:Command" && args.name.endsWith("-init")) {
-        state.stdout = `initialized=yes\nca_crt_b64=${Buffer.from(CA_PEM).toString("base64")}\nadmin_token=${ADMIN_TOKEN}\n`;
-      }
-      if (args.type === "command:remote:Command" && args.name.endsWith("-join-credentials")) {
-        state.stdout = `token=${TOKEN}\nca_cert_hash=${CA_HASH}\n${JSON.stringify(args.inputs.stdin).includes("ROLE=master") ? `certificate_key=${CERT_KEY}\n` : ""}`;
-      }
-      return { id: `${args.name}-id`, state };
+  pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
+        const state: Record<string, unknown> = { ...args.inputs };
+        if (args.type === "openstack:networking/port:Port") state.allFixedIps = [`10.10.0.${ip++}`];
+        if (args.type === "command:remote:Command" && args.name.endsWith("-init")) {
+          state.stdout = `initialized=yes\nca_crt_b64=${Buffer.from(CA_PEM).toString("base64")}\nadmin_token=${ADMIN_TOKEN}\n`;
+        }
+        if (args.type === "command:remote:Command" && args.name.endsWith("-join-credentials")) {
+          state.stdout = `token=${TOKEN}\nca_cert_hash=${CA_HASH}\n${JSON.stringify(args.inputs.stdin).includes("ROLE=master") ? `certificate_key=${CERT_KEY}\n` : ""}`;
+        }
+        return { id: `${args.name}-id`, state };
+      },
+      call(args) {
+        if (args.token === "openstack:images/getImage:getImage") return { ...args.inputs, id: `image-${String(args.inputs.name)}` };
+        return args.inputs;
+      },
     },
-    call(args) {
-      if (args.token === "openstack:images/getImage:getImage") return { ...args.inputs, id: `image-${String(args.inputs.name)}` };
-      return args.inputs;
-    },
-  }, "pulumi-nfv", "test", false);
+    "pulumi-nfv",
+    "test",
+    false,
+  );
   return registered;
 }
 
@@ -67,7 +72,10 @@ export async function k8sTestBed() {
 /** A transformation that records each resource's `dependsOn` by name. */
 export function recordDependsOn(deps: Map<string, string[]>): pulumi.ResourceTransformation {
   return (a) => {
-    deps.set(a.name, [a.opts.dependsOn ?? []].flat().map((r) => (r as unknown as { __name?: string }).__name ?? "?"));
+    deps.set(
+      a.name,
+      [a.opts.dependsOn ?? []].flat().map((r) => (r as unknown as { __name?: string }).__name ?? "?"),
+    );
     return undefined;
   };
 }

@@ -35,17 +35,40 @@ const one = (type: string) => {
 
 describe("MagnumCluster", () => {
   it("a ClusterTemplate (TLS on, load balancer with 3 masters) and a Cluster on it, both on the VIM's provider", async () => {
-    const c = new mod.MagnumCluster("edge", { provider, image: "fedora-coreos-38", masterCount: 3, nodeCount: 2, masterFlavor: "m1.medium", flavor: "m1.small", keypair: "ops", externalNetworkId: "public", labels: { kube_tag: "v1.27.8" } });
+    const c = new mod.MagnumCluster("edge", {
+      provider,
+      image: "fedora-coreos-38",
+      masterCount: 3,
+      nodeCount: 2,
+      masterFlavor: "m1.medium",
+      flavor: "m1.small",
+      keypair: "ops",
+      externalNetworkId: "public",
+      labels: { kube_tag: "v1.27.8" },
+    });
     await valueOf(c.endpoint);
     await settle();
-    expect(registered.map((r) => `${r.type} ${r.name}`)).toEqual(expect.arrayContaining([
-      "nfv:k8s:MagnumCluster edge",
-      "openstack:containerinfra/clusterTemplate:ClusterTemplate edge-template",
-      "openstack:containerinfra/cluster:Cluster edge",
-      "nfv:vim:KubernetesVim kubernetes_vim_edge",
-    ]));
+    expect(registered.map((r) => `${r.type} ${r.name}`)).toEqual(
+      expect.arrayContaining([
+        "nfv:k8s:MagnumCluster edge",
+        "openstack:containerinfra/clusterTemplate:ClusterTemplate edge-template",
+        "openstack:containerinfra/cluster:Cluster edge",
+        "nfv:vim:KubernetesVim kubernetes_vim_edge",
+      ]),
+    );
     const template = one("openstack:containerinfra/clusterTemplate:ClusterTemplate");
-    expect(template.inputs).toMatchObject({ coe: "kubernetes", image: "fedora-coreos-38", tlsDisabled: false, masterLbEnabled: true, floatingIpEnabled: false, networkDriver: "flannel", masterFlavor: "m1.medium", flavor: "m1.small", externalNetworkId: "public", labels: { kube_tag: "v1.27.8" } });
+    expect(template.inputs).toMatchObject({
+      coe: "kubernetes",
+      image: "fedora-coreos-38",
+      tlsDisabled: false,
+      masterLbEnabled: true,
+      floatingIpEnabled: false,
+      networkDriver: "flannel",
+      masterFlavor: "m1.medium",
+      flavor: "m1.small",
+      externalNetworkId: "public",
+      labels: { kube_tag: "v1.27.8" },
+    });
     const cluster = one("openstack:containerinfra/cluster:Cluster");
     expect(cluster.inputs).toMatchObject({ clusterTemplateId: "edge-template-id", masterCount: 3, nodeCount: 2, keypair: "ops", createTimeout: 60 });
     expect(template.provider).toContain("vim-provider");
@@ -57,7 +80,11 @@ describe("MagnumCluster", () => {
     expect(await valueOf(c.endpoint)).toBe(MAGNUM_ENDPOINT);
     expect(await valueOf(c.caCertificate)).toBe(MAGNUM_CA);
     expect(await pulumi.isSecret(c.kubeconfig)).toBe(true);
-    const kc = parse(await valueOf(c.kubeconfig)) as { clusters: { cluster: Record<string, unknown> }[]; users: { user: Record<string, string> }[]; contexts: { context: { namespace: string } }[] };
+    const kc = parse(await valueOf(c.kubeconfig)) as {
+      clusters: { cluster: Record<string, unknown> }[];
+      users: { user: Record<string, string> }[];
+      contexts: { context: { namespace: string } }[];
+    };
     expect(kc.clusters[0].cluster).toMatchObject({ server: MAGNUM_ENDPOINT, "certificate-authority-data": Buffer.from(MAGNUM_CA).toString("base64") });
     expect(kc.clusters[0].cluster["insecure-skip-tls-verify"]).toBeUndefined();
     expect(Buffer.from(kc.users[0].user["client-key-data"], "base64").toString()).toBe(MAGNUM_KEY);
@@ -76,7 +103,13 @@ describe("MagnumCluster", () => {
   });
 
   it("proxy settings reach the ClusterTemplate as secrets, plain inputs included (a proxy URL may hold a password)", async () => {
-    new mod.MagnumCluster("px", { provider, image: "fcos", httpProxy: "http://u:S3cret@proxy:3128", httpsProxy: pulumi.secret("http://u:S3cret@proxy:3128"), noProxy: "10.0.0.0/8,.svc" });
+    new mod.MagnumCluster("px", {
+      provider,
+      image: "fcos",
+      httpProxy: "http://u:S3cret@proxy:3128",
+      httpsProxy: pulumi.secret("http://u:S3cret@proxy:3128"),
+      noProxy: "10.0.0.0/8,.svc",
+    });
     await settle();
     const t = one("openstack:containerinfra/clusterTemplate:ClusterTemplate").inputs;
     for (const k of ["httpProxy", "httpsProxy", "noProxy"]) expect(isSecretValue(t[k]), k).toBe(true);
@@ -86,7 +119,13 @@ describe("MagnumCluster", () => {
   it("a proxy that is not an http(s) URL, or a bad no_proxy, is refused naming the field, never the value", async () => {
     let error: DiagnosticError | undefined;
     try {
-      new mod.MagnumCluster("badpx", { provider, image: "fcos", httpProxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "', httpsProxy: "ftp://u:S3cret@p", noProxy: '10.0.0.1" "LD_PRELOAD=/x.so' });
+      new mod.MagnumCluster("badpx", {
+        provider,
+        image: "fcos",
+        httpProxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "',
+        httpsProxy: "ftp://u:S3cret@p",
+        noProxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+      });
     } catch (e) {
       error = e as DiagnosticError;
     }
@@ -99,12 +138,21 @@ describe("MagnumCluster", () => {
   it("bad arguments: every problem in one error, nothing registered", async () => {
     let error: DiagnosticError | undefined;
     try {
-      new mod.MagnumCluster("bad", { provider, image: " ", masterCount: 0, nodeCount: -1, networkDriver: "weave" as "calico", labels: { kube_tag: 1 as unknown as string } });
+      new mod.MagnumCluster("bad", {
+        provider,
+        image: " ",
+        masterCount: 0,
+        nodeCount: -1,
+        networkDriver: "weave" as "calico",
+        labels: { kube_tag: 1 as unknown as string },
+      });
     } catch (e) {
       error = e as DiagnosticError;
     }
     expect(error?.diagnostics.map((d) => d.path)).toEqual(["masterCount", "nodeCount", "image", "networkDriver", "labels.kube_tag"]);
-    expect(() => new mod.MagnumCluster("ha", { provider, image: "fcos", masterCount: 3, masterLbEnabled: false })).toThrow("invalid nfv:k8s:MagnumCluster arguments");
+    expect(() => new mod.MagnumCluster("ha", { provider, image: "fcos", masterCount: 3, masterLbEnabled: false })).toThrow(
+      "invalid nfv:k8s:MagnumCluster arguments",
+    );
     await settle();
     expect(registered.filter((r) => r.name === "bad" || r.name === "ha")).toEqual([]);
   });

@@ -27,7 +27,14 @@ beforeAll(async () => {
 function params(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     script_path: "Scripts/install_k8s_cluster.sh",
-    master_node: { aspect_id: "master_instance", ssh_cp_name: "masterNode_CP1", nic_cp_name: "masterNode_CP1", username: "ubuntu", password: "ubuntu", cluster_cp_name: "vip_CP" },
+    master_node: {
+      aspect_id: "master_instance",
+      ssh_cp_name: "masterNode_CP1",
+      nic_cp_name: "masterNode_CP1",
+      username: "ubuntu",
+      password: "ubuntu",
+      cluster_cp_name: "vip_CP",
+    },
     worker_node: { aspect_id: "worker_instance", ssh_cp_name: "workerNode_CP2", nic_cp_name: "workerNode_CP2", username: "ubuntu", password: "ubuntu" },
     ...over,
   };
@@ -42,17 +49,41 @@ describe("the seed's private_registry_kubernetes_param_file.json", () => {
     expect(r.bag.errors()).toEqual([]);
     // `#` comments (warned by the request reader) and the script Tacker would need but we do not.
     expect(r.bag.warnings().map((d) => [d.code, d.line])).toEqual([
-      ["REQUEST_JSON_COMMENT", 5], ["REQUEST_JSON_COMMENT", 38], ["REQUEST_JSON_COMMENT", 47], ["REQUEST_JSON_COMMENT", 58], ["K8S_SCRIPT_PATH_UNUSED", 10],
+      ["REQUEST_JSON_COMMENT", 5],
+      ["REQUEST_JSON_COMMENT", 38],
+      ["REQUEST_JSON_COMMENT", 47],
+      ["REQUEST_JSON_COMMENT", 58],
+      ["K8S_SCRIPT_PATH_UNUSED", 10],
     ]);
     expect(r.value).toEqual({
       scriptPath: "Scripts/install_k8s_cluster.sh",
       vimName: "kubernetes_vim",
       master: {
-        aspectId: "master_instance", sshCpName: "masterNode_CP1", nicCpName: "masterNode_CP1", vduId: "masterNode", username: "ubuntu", password: "ubuntu",
-        podCidr: "192.168.0.0/16", serviceCidr: "10.199.187.0/24", clusterCpName: "vip_CP", vip: true,
+        aspectId: "master_instance",
+        sshCpName: "masterNode_CP1",
+        nicCpName: "masterNode_CP1",
+        vduId: "masterNode",
+        username: "ubuntu",
+        password: "ubuntu",
+        podCidr: "192.168.0.0/16",
+        serviceCidr: "10.199.187.0/24",
+        clusterCpName: "vip_CP",
+        vip: true,
       },
-      worker: { aspectId: "worker_instance", sshCpName: "workerNode_CP2", nicCpName: "workerNode_CP2", vduId: "workerNode", username: "ubuntu", password: "ubuntu" },
-      proxy: { httpProxy: "http://user1:password1@host1:3128", httpsProxy: "https://user2:password2@host2:3129", noProxy: ["192.168.246.0/24", "10.0.0.1"], k8sNodeCidr: "10.10.0.0/24" },
+      worker: {
+        aspectId: "worker_instance",
+        sshCpName: "workerNode_CP2",
+        nicCpName: "workerNode_CP2",
+        vduId: "workerNode",
+        username: "ubuntu",
+        password: "ubuntu",
+      },
+      proxy: {
+        httpProxy: "http://user1:password1@host1:3128",
+        httpsProxy: "https://user2:password2@host2:3129",
+        noProxy: ["192.168.246.0/24", "10.0.0.1"],
+        k8sNodeCidr: "10.10.0.0/24",
+      },
       registries: [{ connectionType: "0", server: "192.168.246.10:5000", username: "tacker", password: "tacker" }],
     });
   });
@@ -88,15 +119,30 @@ describe("proxy values are typed, checked before anything is registered", () => 
   });
 
   it("a URL with a path, a query, a bad %-escape or another scheme is refused; a valid one is kept as written", () => {
-    const msg = (http_proxy: string) => read(params({ proxy: { http_proxy, https_proxy: "http://p:3128" } })).bag.errors().map((d) => d.message);
+    const msg = (http_proxy: string) =>
+      read(params({ proxy: { http_proxy, https_proxy: "http://p:3128" } }))
+        .bag.errors()
+        .map((d) => d.message);
     expect(msg("http://p:3128/x")).toEqual(["http_proxy must not have a path (expected http://[user:password@]host[:port])"]);
     expect(msg("http://p:3128?a=b")).toEqual(["http_proxy must not have a query or fragment"]);
     expect(msg("http://u:p%zz@p:3128")).toEqual(["http_proxy is not a URL: a `%` not followed by two hex digits"]);
     expect(msg("file:///etc/passwd")).toEqual(["http_proxy must be an http or https URL, not file"]);
     expect(msg("http://p:3128 ")).toEqual(["http_proxy is not a URL: character 14 (a space) is not allowed in a proxy URL"]);
-    const ok = read(params({ proxy: { http_proxy: "http://u:p%40ss@proxy.example:3128", https_proxy: "https://[2001:db8::1]:3128/", no_proxy: " .example.com, 10.0.0.0/8 ,*.svc,[::1]:80,host:8080,," } }));
+    const ok = read(
+      params({
+        proxy: {
+          http_proxy: "http://u:p%40ss@proxy.example:3128",
+          https_proxy: "https://[2001:db8::1]:3128/",
+          no_proxy: " .example.com, 10.0.0.0/8 ,*.svc,[::1]:80,host:8080,,",
+        },
+      }),
+    );
     expect(ok.bag.errors()).toEqual([]);
-    expect(ok.value?.proxy).toEqual({ httpProxy: "http://u:p%40ss@proxy.example:3128", httpsProxy: "https://[2001:db8::1]:3128/", noProxy: [".example.com", "10.0.0.0/8", "*.svc", "[::1]:80", "host:8080"] });
+    expect(ok.value?.proxy).toEqual({
+      httpProxy: "http://u:p%40ss@proxy.example:3128",
+      httpsProxy: "https://[2001:db8::1]:3128/",
+      noProxy: [".example.com", "10.0.0.0/8", "*.svc", "[::1]:80", "host:8080"],
+    });
   });
 });
 
@@ -118,9 +164,33 @@ describe("readK8sClusterInstallation", () => {
   });
 
   it("HTTPS registry with a CA from the package and an /etc/hosts line", () => {
-    const r = read(params({ private_registry_connection_info: [{ connection_type: "1", server: "registry.example:5443", username: "u", password: "p", certificate_path: "Files/registry-ca.crt", hosts_string: "192.0.2.50 registry.example" }] }), { packageSource: SRC });
+    const r = read(
+      params({
+        private_registry_connection_info: [
+          {
+            connection_type: "1",
+            server: "registry.example:5443",
+            username: "u",
+            password: "p",
+            certificate_path: "Files/registry-ca.crt",
+            hosts_string: "192.0.2.50 registry.example",
+          },
+        ],
+      }),
+      { packageSource: SRC },
+    );
     expect(r.bag.items.map((d) => d.code)).toEqual(["K8S_SCRIPT_PATH_UNUSED"]);
-    expect(r.value?.registries).toEqual([{ connectionType: "1", server: "registry.example:5443", username: "u", password: "p", certificatePath: "Files/registry-ca.crt", caPem: readFileSync(path.join(K8S_FIXTURES, "Files/registry-ca.crt"), "utf8"), hostsString: "192.0.2.50 registry.example" }]);
+    expect(r.value?.registries).toEqual([
+      {
+        connectionType: "1",
+        server: "registry.example:5443",
+        username: "u",
+        password: "p",
+        certificatePath: "Files/registry-ca.crt",
+        caPem: readFileSync(path.join(K8S_FIXTURES, "Files/registry-ca.crt"), "utf8"),
+        hostsString: "192.0.2.50 registry.example",
+      },
+    ]);
   });
 
   it("proxy applies only with both http_proxy and https_proxy (Tacker); otherwise warned and ignored", () => {
@@ -140,20 +210,32 @@ describe("readK8sClusterInstallation", () => {
     ]);
     const bad = params();
     Object.assign(bad.master_node as object, { pod_cidr: "10.0.0.0/8", cluster_cidr: "10.300.0.0/16" });
-    expect(read(bad).bag.errors().map((d) => d.message)).toEqual(["`10.300.0.0/16`: `10.300.0.0` is not an IPv4 address"]);
+    expect(
+      read(bad)
+        .bag.errors()
+        .map((d) => d.message),
+    ).toEqual(["`10.300.0.0/16`: `10.300.0.0` is not an IPv4 address"]);
     const overlap = params();
     Object.assign(overlap.master_node as object, { pod_cidr: "10.0.0.0/8" });
-    expect(read(overlap).bag.errors().map((d) => [d.code, d.message])).toEqual([["K8S_CIDR_OVERLAP", "cluster_cidr 10.96.0.0/12 overlaps pod_cidr 10.0.0.0/8"]]);
+    expect(
+      read(overlap)
+        .bag.errors()
+        .map((d) => [d.code, d.message]),
+    ).toEqual([["K8S_CIDR_OVERLAP", "cluster_cidr 10.96.0.0/12 overlaps pod_cidr 10.0.0.0/8"]]);
   });
 
-  it("connection_type must be the string \"0\" or \"1\"; server host:port; hosts_string IP FQDN; duplicates", () => {
-    const r = read(params({ private_registry_connection_info: [
-      { connection_type: 0, server: "192.0.2.1:5000" },
-      { connection_type: "2", server: "192.0.2.2" },
-      { connection_type: "0", server: "192.0.2.3:5000", hosts_string: "registry.example 192.0.2.3" },
-      { connection_type: "0", server: "192.0.2.3:5000" },
-      { server: "192.0.2.4:5000" },
-    ] }));
+  it('connection_type must be the string "0" or "1"; server host:port; hosts_string IP FQDN; duplicates', () => {
+    const r = read(
+      params({
+        private_registry_connection_info: [
+          { connection_type: 0, server: "192.0.2.1:5000" },
+          { connection_type: "2", server: "192.0.2.2" },
+          { connection_type: "0", server: "192.0.2.3:5000", hosts_string: "registry.example 192.0.2.3" },
+          { connection_type: "0", server: "192.0.2.3:5000" },
+          { server: "192.0.2.4:5000" },
+        ],
+      }),
+    );
     expect(r.bag.errors().map((d) => [d.code, d.path])).toEqual([
       ["K8S_CONNECTION_TYPE", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[0].connection_type"],
       ["K8S_CONNECTION_TYPE", "additionalParams.k8s_cluster_installation_param.private_registry_connection_info[1].connection_type"],
@@ -180,17 +262,28 @@ describe("readK8sClusterInstallation", () => {
   it("HA on a master's own CP is refused; an even number of masters is warned", () => {
     const own = params();
     (own.master_node as Record<string, unknown>).cluster_cp_name = "masterNode_CP1";
-    expect(read(own).bag.errors().map((d) => d.code)).toEqual(["K8S_CP_NAME"]);
+    expect(
+      read(own)
+        .bag.errors()
+        .map((d) => d.code),
+    ).toEqual(["K8S_CP_NAME"]);
     const r = read(params(), { masterCount: 4 });
     expect(r.bag.errors()).toEqual([]);
-    expect(r.bag.warnings().map((d) => [d.code, d.message])).toEqual([["K8S_EVEN_MASTERS", "4 masters: etcd tolerates no more failures with 4 than with 3; use an odd number"]]);
+    expect(r.bag.warnings().map((d) => [d.code, d.message])).toEqual([
+      ["K8S_EVEN_MASTERS", "4 masters: etcd tolerates no more failures with 4 than with 3; use an odd number"],
+    ]);
   });
 
   it("a missing certificate_path file, or one outside the package", () => {
-    const r = read(params({ private_registry_connection_info: [
-      { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/missing.crt" },
-      { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "../../etc/ssl/ca.crt" },
-    ] }), { packageSource: SRC });
+    const r = read(
+      params({
+        private_registry_connection_info: [
+          { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/missing.crt" },
+          { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "../../etc/ssl/ca.crt" },
+        ],
+      }),
+      { packageSource: SRC },
+    );
     expect(r.bag.errors().map((d) => [d.code, d.message])).toEqual([
       ["K8S_CERTIFICATE_PATH", `certificate_path Files/missing.crt is not a file of the package ${K8S_FIXTURES}`],
       ["K8S_CERTIFICATE_PATH", "certificate_path ../../etc/ssl/ca.crt must be a path inside the package"],
@@ -202,9 +295,14 @@ describe("readK8sClusterInstallation", () => {
     expect(ok.value?.helmInstallationScriptPath).toBe("Scripts/install_helm.sh");
     expect(ok.value?.helmInstallationScript).toEqual(readFileSync(path.join(K8S_FIXTURES, "Scripts/install_helm.sh")));
     expect(ok.bag.errors()).toEqual([]);
-    for (const [file, message] of [["Scripts/nope.sh", `helm_installation_script_path Scripts/nope.sh is not a file of the package ${K8S_FIXTURES}`], ["/usr/bin/helm", "helm_installation_script_path /usr/bin/helm must be a path inside the package"]]) {
+    for (const [file, message] of [
+      ["Scripts/nope.sh", `helm_installation_script_path Scripts/nope.sh is not a file of the package ${K8S_FIXTURES}`],
+      ["/usr/bin/helm", "helm_installation_script_path /usr/bin/helm must be a path inside the package"],
+    ]) {
       const r = read(params({ helm_installation_script_path: file }), { packageSource: SRC });
-      expect(r.bag.errors().map((d) => [d.code, d.message, d.path])).toEqual([["K8S_HELM_SCRIPT_PATH", message, "additionalParams.k8s_cluster_installation_param.helm_installation_script_path"]]);
+      expect(r.bag.errors().map((d) => [d.code, d.message, d.path])).toEqual([
+        ["K8S_HELM_SCRIPT_PATH", message, "additionalParams.k8s_cluster_installation_param.helm_installation_script_path"],
+      ]);
     }
   });
 
@@ -217,17 +315,28 @@ describe("readK8sClusterInstallation", () => {
     symlinkSync("real.crt", path.join(dir, "Files/linked.crt"));
     mkdirSync(path.join(dir, "Files/dir.crt"));
     const source = new DirectorySource(dir, dir);
-    const r = read(params({
-      helm_installation_script_path: "Files/linked.sh",
-      private_registry_connection_info: [
-        { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/linked.crt" },
-        { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "Files/dir.crt" },
-        { connection_type: "1", server: "192.0.2.3:5443", certificate_path: "Files/./real.crt" },
-      ],
-    }), { packageSource: source });
+    const r = read(
+      params({
+        helm_installation_script_path: "Files/linked.sh",
+        private_registry_connection_info: [
+          { connection_type: "1", server: "192.0.2.1:5443", certificate_path: "Files/linked.crt" },
+          { connection_type: "1", server: "192.0.2.2:5443", certificate_path: "Files/dir.crt" },
+          { connection_type: "1", server: "192.0.2.3:5443", certificate_path: "Files/./real.crt" },
+        ],
+      }),
+      { packageSource: source },
+    );
     expect(r.bag.errors().map((d) => [d.code, d.path?.replace("additionalParams.k8s_cluster_installation_param", "$"), d.message])).toEqual([
-      ["K8S_HELM_SCRIPT_PATH", "$.helm_installation_script_path", "helm_installation_script_path Files/linked.sh is a symbolic link or not a regular file; a package file must be a regular file inside the package"],
-      ["K8S_CERTIFICATE_PATH", "$.private_registry_connection_info[0].certificate_path", "certificate_path Files/linked.crt is a symbolic link or not a regular file; a package file must be a regular file inside the package"],
+      [
+        "K8S_HELM_SCRIPT_PATH",
+        "$.helm_installation_script_path",
+        "helm_installation_script_path Files/linked.sh is a symbolic link or not a regular file; a package file must be a regular file inside the package",
+      ],
+      [
+        "K8S_CERTIFICATE_PATH",
+        "$.private_registry_connection_info[0].certificate_path",
+        "certificate_path Files/linked.crt is a symbolic link or not a regular file; a package file must be a regular file inside the package",
+      ],
       ["K8S_CERTIFICATE_PATH", "$.private_registry_connection_info[1].certificate_path", `certificate_path Files/dir.crt is not a file of the package ${dir}`],
     ]);
   });
@@ -250,7 +359,10 @@ describe("readK8sClusterInstallation", () => {
 
   it("errors from a file are located at file:line:column", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "k8s-params-"));
-    const text = readFileSync(path.join(K8S_FIXTURES, "private_registry_kubernetes_param_file.json"), "utf8").replace('"connection_type": "0"', '"connection_type": "http"');
+    const text = readFileSync(path.join(K8S_FIXTURES, "private_registry_kubernetes_param_file.json"), "utf8").replace(
+      '"connection_type": "0"',
+      '"connection_type": "http"',
+    );
     const file = path.join(dir, "req.json");
     writeFileSync(file, text);
     mkdirSync(path.join(dir, "pkg"));

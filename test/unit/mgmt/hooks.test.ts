@@ -28,18 +28,30 @@ afterEach(() => forget(registered));
 /** Builds a VmVnf with a hook for every operation; records each child's dependsOn by name. */
 function build(extra: Partial<import("../../../components/vnf").VmVnfArgs> = {}) {
   const deps = new Map<string, string[]>();
-  const v = new vnf.VmVnf("hw", {
-    flavours: hw3.flavours, request: request("helloworld3_level1.json"), provider, scaleLevels: { worker_instance: 1 },
-    hooks: ALL.map((operation) => ({ operation, script: NOOP, args: [operation], stdin: "TOKEN=t0ps3cret\n" })),
-    ssh: { cpId: ["CP1", "CP3"], user: "ubuntu", privateKey: "PRIVATE KEY" },
-    ...extra,
-  }, {
-    transformations: [(a) => {
-      const d = (a.opts.dependsOn ?? []) as pulumi.Resource[];
-      deps.set(a.name, [d].flat().map((r) => (r as unknown as { __name?: string }).__name ?? "?"));
-      return undefined;
-    }],
-  });
+  const v = new vnf.VmVnf(
+    "hw",
+    {
+      flavours: hw3.flavours,
+      request: request("helloworld3_level1.json"),
+      provider,
+      scaleLevels: { worker_instance: 1 },
+      hooks: ALL.map((operation) => ({ operation, script: NOOP, args: [operation], stdin: "TOKEN=t0ps3cret\n" })),
+      ssh: { cpId: ["CP1", "CP3"], user: "ubuntu", privateKey: "PRIVATE KEY" },
+      ...extra,
+    },
+    {
+      transformations: [
+        (a) => {
+          const d = (a.opts.dependsOn ?? []) as pulumi.Resource[];
+          deps.set(
+            a.name,
+            [d].flat().map((r) => (r as unknown as { __name?: string }).__name ?? "?"),
+          );
+          return undefined;
+        },
+      ],
+    },
+  );
   return { v, deps };
 }
 const cmd = (name: string) => registered.find((r) => r.name === name)!;
@@ -49,17 +61,42 @@ describe("hook wiring", () => {
     const { v } = build();
     await settle();
     expect(v.hookOrder).toEqual([
-      "VDU1-0:instantiate_start", "VDU2-0:instantiate_start",
-      "VDU1-0:instantiate_end", "VDU2-0:instantiate_end",
-      "VDU2-1:scale_end", "VDU2-1:scale_start",
-      "VDU1-0:terminate_start", "VDU1-0:terminate_end",
-      "VDU2-0:terminate_start", "VDU2-0:terminate_end",
-      "VDU2-1:terminate_start", "VDU2-1:terminate_end",
+      "VDU1-0:instantiate_start",
+      "VDU2-0:instantiate_start",
+      "VDU1-0:instantiate_end",
+      "VDU2-0:instantiate_end",
+      "VDU2-1:scale_end",
+      "VDU2-1:scale_start",
+      "VDU1-0:terminate_start",
+      "VDU1-0:terminate_end",
+      "VDU2-0:terminate_start",
+      "VDU2-0:terminate_end",
+      "VDU2-1:terminate_start",
+      "VDU2-1:terminate_end",
     ]);
-    expect(registered.filter((r) => r.type.startsWith("command:")).map((r) => r.name).sort()).toEqual([
-      ...["VDU1-0", "VDU2-0"].flatMap((id) => [`hw-${id}-copy-noop.sh`, `hw-${id}-instantiate_end`, `hw-${id}-instantiate_start`, `hw-${id}-ssh-ready`, `hw-${id}-terminate_end`, `hw-${id}-terminate_start`]),
-      "hw-VDU2-1-copy-noop.sh", "hw-VDU2-1-scale_end", "hw-VDU2-1-scale_start", "hw-VDU2-1-ssh-ready", "hw-VDU2-1-terminate_end", "hw-VDU2-1-terminate_start",
-    ].sort());
+    expect(
+      registered
+        .filter((r) => r.type.startsWith("command:"))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(
+      [
+        ...["VDU1-0", "VDU2-0"].flatMap((id) => [
+          `hw-${id}-copy-noop.sh`,
+          `hw-${id}-instantiate_end`,
+          `hw-${id}-instantiate_start`,
+          `hw-${id}-ssh-ready`,
+          `hw-${id}-terminate_end`,
+          `hw-${id}-terminate_start`,
+        ]),
+        "hw-VDU2-1-copy-noop.sh",
+        "hw-VDU2-1-scale_end",
+        "hw-VDU2-1-scale_start",
+        "hw-VDU2-1-ssh-ready",
+        "hw-VDU2-1-terminate_end",
+        "hw-VDU2-1-terminate_start",
+      ].sort(),
+    );
     expect(cmd("hw-VDU1-0-instantiate_end").inputs.create).toBe("sudo -n /bin/bash /var/tmp/nfv/noop.sh instantiate_end");
     for (const n of ["hw-VDU1-0-terminate_start", "hw-VDU1-0-terminate_end", "hw-VDU2-1-scale_start"]) {
       expect(cmd(n).inputs.create, n).toBeUndefined();
@@ -108,7 +145,12 @@ describe("hook wiring", () => {
   it("heal generation: heal_start before the server (the server depends on it), heal_end after, only for that VNFC", async () => {
     const { v, deps } = build({ healGenerations: { "VDU2-0": 2 } });
     await settle();
-    expect(registered.filter((r) => /heal_(start|end)$/.test(r.name)).map((r) => r.name).sort()).toEqual(["hw-VDU2-0-heal_end", "hw-VDU2-0-heal_start"]);
+    expect(
+      registered
+        .filter((r) => /heal_(start|end)$/.test(r.name))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["hw-VDU2-0-heal_end", "hw-VDU2-0-heal_start"]);
     expect(deps.get("hw-VDU2-0")).toEqual(["hw-VDU2-0-heal_start"]);
     expect(deps.get("hw-VDU1-0")).toEqual([]);
     expect(cmd("hw-VDU2-0-heal_start").inputs.triggers).toEqual([2]);
@@ -127,9 +169,16 @@ describe("hook wiring", () => {
     });
     await settle();
     // VDU2-1 (scaled out since) had no previous address: it did not live through the change, no hook runs on it.
-    expect(registered.filter((r) => r.name.includes("change_external")).map((r) => r.name).sort()).toEqual([
-      "hw-VDU1-0-change_external_connectivity_end", "hw-VDU1-0-change_external_connectivity_start",
-      "hw-VDU2-0-change_external_connectivity_end", "hw-VDU2-0-change_external_connectivity_start",
+    expect(
+      registered
+        .filter((r) => r.name.includes("change_external"))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([
+      "hw-VDU1-0-change_external_connectivity_end",
+      "hw-VDU1-0-change_external_connectivity_start",
+      "hw-VDU2-0-change_external_connectivity_end",
+      "hw-VDU2-0-change_external_connectivity_start",
     ]);
     for (const port of ["hw-VDU1-0-CP1", "hw-VDU1-0-CP2"]) expect(deps.get(port), port).toEqual(["hw-VDU1-0-change_external_connectivity_start"]);
     expect(deps.get("hw-VDU2-1-CP3")).toEqual([]);
@@ -139,8 +188,10 @@ describe("hook wiring", () => {
     expect(cmd("hw-VDU1-0-change_external_connectivity_end").inputs.triggers).toEqual([3]);
     expect(deps.get("hw-VDU1-0-change_external_connectivity_end")).toEqual(["hw-VDU1-0-copy-noop.sh"]);
     expect(v.hookOrder.filter((o) => o.includes("change"))).toEqual([
-      "VDU1-0:change_external_connectivity_start", "VDU2-0:change_external_connectivity_start",
-      "VDU1-0:change_external_connectivity_end", "VDU2-0:change_external_connectivity_end",
+      "VDU1-0:change_external_connectivity_start",
+      "VDU2-0:change_external_connectivity_start",
+      "VDU1-0:change_external_connectivity_end",
+      "VDU2-0:change_external_connectivity_end",
     ]);
   });
 

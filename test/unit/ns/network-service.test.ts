@@ -48,17 +48,24 @@ describe("NetworkService on the example NS", () => {
     expect(await valueOf(service.linkNetworkIds)).toEqual({ service_link: "hy-service_link-id" });
     await settle();
     const names = registered.map((r) => `${r.type} ${r.name}`);
-    expect(names).toEqual(expect.arrayContaining([
-      "nfv:ns:NetworkService hy",
-      "openstack:networking/network:Network hy-service_link",
-      "openstack:networking/subnet:Subnet hy-service_link-subnet",
-      "nfv:cnf:ContainerizedVnf hy-server",
-      "nfv:vnf:VmVnf hy-client",
-      "kubernetes:apps/v1:Deployment hy-server-deployment-server",
-      "kubernetes:core/v1:Service hy-server-service-server",
-      "openstack:compute/instance:Instance hy-client-client-0",
-    ]));
-    expect(registered.find((r) => r.name === "hy-service_link-subnet")?.inputs).toMatchObject({ cidr: "10.30.0.0/24", ipVersion: 4, enableDhcp: true, networkId: "hy-service_link-id" });
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "nfv:ns:NetworkService hy",
+        "openstack:networking/network:Network hy-service_link",
+        "openstack:networking/subnet:Subnet hy-service_link-subnet",
+        "nfv:cnf:ContainerizedVnf hy-server",
+        "nfv:vnf:VmVnf hy-client",
+        "kubernetes:apps/v1:Deployment hy-server-deployment-server",
+        "kubernetes:core/v1:Service hy-server-service-server",
+        "openstack:compute/instance:Instance hy-client-client-0",
+      ]),
+    );
+    expect(registered.find((r) => r.name === "hy-service_link-subnet")?.inputs).toMatchObject({
+      cidr: "10.30.0.0/24",
+      ipVersion: 4,
+      enableDhcp: true,
+      networkId: "hy-service_link-id",
+    });
     const ports = registered.filter((r) => r.type === "openstack:networking/port:Port" && r.name.startsWith("hy-client"));
     expect(ports.map((p) => [p.name, p.inputs.networkId])).toEqual([["hy-client-client-0-clientCp", "hy-service_link-id"]]);
     // The NSD's order: the server (which the client depends on) is registered first.

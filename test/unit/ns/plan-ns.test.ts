@@ -36,8 +36,20 @@ describe("planNetworkService", () => {
       levelId: "default",
       virtualLinks: [{ id: "service_link", cidr: "10.30.0.0/24" }],
       vnfs: [
-        { id: "server", component: "container-vnf", vimKind: "kubernetes", dependsOn: [], extLinks: [{ virtualLinkId: "service_link", requirement: "virtual_link_service", cpId: "serverCp" }] },
-        { id: "client", component: "vm-vnf", vimKind: "openstack", dependsOn: ["server"], extLinks: [{ virtualLinkId: "service_link", requirement: "virtual_link_service", cpId: "clientCp" }] },
+        {
+          id: "server",
+          component: "container-vnf",
+          vimKind: "kubernetes",
+          dependsOn: [],
+          extLinks: [{ virtualLinkId: "service_link", requirement: "virtual_link_service", cpId: "serverCp" }],
+        },
+        {
+          id: "client",
+          component: "vm-vnf",
+          vimKind: "openstack",
+          dependsOn: ["server"],
+          extLinks: [{ virtualLinkId: "service_link", requirement: "virtual_link_service", cpId: "clientCp" }],
+        },
       ],
     });
     expect(loaded.vnfs.client.graph?.flavourId).toBe("simple");
@@ -66,24 +78,44 @@ describe("planNetworkService", () => {
   });
 
   it("an NSD requirement the VNFD does not expose: NS_UNKNOWN_REQUIREMENT at the requirement", async () => {
-    const client = edit(examplePackage("client-vnf"), "Definitions/client_vnf.yaml", "      virtual_link_service: [clientCp, virtual_link]", "      virtual_link_other: [clientCp, virtual_link]");
+    const client = edit(
+      examplePackage("client-vnf"),
+      "Definitions/client_vnf.yaml",
+      "      virtual_link_service: [clientCp, virtual_link]",
+      "      virtual_link_other: [clientCp, virtual_link]",
+    );
     await refusedAt(examplePackage("ns"), sources(client), "NS_UNKNOWN_REQUIREMENT", "virtual_link_service: service_link\n        - dependency");
   });
 
   it("a VNF flavour the VNFD lacks: NS_UNKNOWN_VNF_FLAVOUR", async () => {
-    const ns = edit(examplePackage("ns"), NSD, "        flavour_id: simple\n        flavour_description: one client VM", "        flavour_id: large\n        flavour_description: one client VM");
+    const ns = edit(
+      examplePackage("ns"),
+      NSD,
+      "        flavour_id: simple\n        flavour_description: one client VM",
+      "        flavour_id: large\n        flavour_description: one client VM",
+    );
     await refusedAt(ns, sources(), "NS_UNKNOWN_VNF_FLAVOUR", "    client:\n");
   });
 
   it("a level with two instances of a VNF (profile allows it): NS_INSTANCES_UNSUPPORTED", async () => {
     let ns = edit(examplePackage("ns"), NSD, "            default: 1\n        targets: [client]", "            default: 2\n        targets: [client]");
-    ns = edit(ns, NSD, "          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n        - dependency", "          max_number_of_instances: 2\n      requirements:\n        - virtual_link_service: service_link\n        - dependency");
+    ns = edit(
+      ns,
+      NSD,
+      "          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n        - dependency",
+      "          max_number_of_instances: 2\n      requirements:\n        - virtual_link_service: service_link\n        - dependency",
+    );
     await refusedAt(ns, sources(), "NS_INSTANCES_UNSUPPORTED", "    client:\n");
   });
 
   it("a level with no server: the server is left out, the client no longer waits for it", async () => {
     const ns = edit(examplePackage("ns"), NSD, "            default: 1\n        targets: [server]", "            default: 0\n        targets: [server]");
-    const edited = edit(ns, NSD, "          min_number_of_instances: 1\n          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n\n", "          min_number_of_instances: 0\n          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n\n");
+    const edited = edit(
+      ns,
+      NSD,
+      "          min_number_of_instances: 1\n          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n\n",
+      "          min_number_of_instances: 0\n          max_number_of_instances: 1\n      requirements:\n        - virtual_link_service: service_link\n\n",
+    );
     const loaded = await loadNsPackage(writePackage(edited), sources());
     expect(errorsOf(loaded.diagnostics)).toEqual([]);
     expect(loaded.plan?.vnfs.map((v) => [v.id, v.dependsOn])).toEqual([["client", []]]);

@@ -10,13 +10,17 @@ import { prepareVnfs, type VnfEntry } from "../../../stacks/vnfs";
 const ROOT = path.join(__dirname, "../../..");
 const CHANGE = path.join(ROOT, "test/fixtures/vnf/helloworld3_change_ext_conn.json");
 const hw: VnfEntry = {
-  name: "hw", vim: "core", vnfInstanceId: "0b1f0d1e-9c5a-4e8e-8d5a-2f6b7d0c1a11",
+  name: "hw",
+  vim: "core",
+  vnfInstanceId: "0b1f0d1e-9c5a-4e8e-8d5a-2f6b7d0c1a11",
   packagePath: path.join(ROOT, "../shared/vnf-packages/helloworld3"),
   requestPath: path.join(ROOT, "test/fixtures/vnf/helloworld3_level1.json"),
   ssh: { cpId: "CP1", user: "cirros" },
   hooks: { change_external_connectivity_start: "/x/change.sh", change_external_connectivity_end: "/x/change.sh" },
 };
-const deployed = { hw: { vnfcs: { "VDU1-0": { ports: { CP1: { ips: ["192.0.2.21"] }, CP2: { ips: ["10.0.0.5"] } } }, "VDU2-0": { ports: { CP3: { ips: ["10.0.0.6"] } } } } } };
+const deployed = {
+  hw: { vnfcs: { "VDU1-0": { ports: { CP1: { ips: ["192.0.2.21"] }, CP2: { ips: ["10.0.0.5"] } } }, "VDU2-0": { ports: { CP3: { ips: ["10.0.0.6"] } } } } },
+};
 
 async function prepared(entry: VnfEntry = hw) {
   const bag = new DiagnosticBag();
@@ -57,14 +61,24 @@ describe("nfv change-ext-conn plans", () => {
   });
 
   it("refuses an invalid request file, a VNF not deployed yet, and a VNF that is not VM-based", async () => {
-    await expect(async () => planChangeExtConnOperation(await prepared(), deployed, { requestPath: CHANGE, requestText: "{}" })).rejects.toThrow(/extVirtualLinks/);
-    await expect(async () => planChangeExtConnOperation(await prepared(), {}, { requestPath: CHANGE, requestText: readFileSync(CHANGE, "utf8") })).rejects.toThrow(/run up first/);
+    await expect(async () => planChangeExtConnOperation(await prepared(), deployed, { requestPath: CHANGE, requestText: "{}" })).rejects.toThrow(
+      /extVirtualLinks/,
+    );
+    await expect(async () =>
+      planChangeExtConnOperation(await prepared(), {}, { requestPath: CHANGE, requestText: readFileSync(CHANGE, "utf8") }),
+    ).rejects.toThrow(/run up first/);
     const registry: VnfEntry = { name: "reg", vnfInstanceId: "x", host: { address: "192.0.2.9", user: "root" } };
-    await expect(async () => planChangeExtConnOperation(await prepared(registry), {}, { vnf: "reg", requestPath: CHANGE, requestText: "{}" })).rejects.toThrow(/VM-based/);
+    await expect(async () => planChangeExtConnOperation(await prepared(registry), {}, { vnf: "reg", requestPath: CHANGE, requestText: "{}" })).rejects.toThrow(
+      /VM-based/,
+    );
   });
 
   it("scale-in forgets the removed VNFCs' previous addresses: added again, they run no change hook", async () => {
-    const entry: VnfEntry = { ...hw, scaleLevels: { worker_instance: 1 }, extConnChange: { requestPaths: [CHANGE], generation: 1, previousAddresses: { "VDU1-0": "192.0.2.21", "VDU2-1": "10.0.0.7" } } };
+    const entry: VnfEntry = {
+      ...hw,
+      scaleLevels: { worker_instance: 1 },
+      extConnChange: { requestPaths: [CHANGE], generation: 1, previousAddresses: { "VDU1-0": "192.0.2.21", "VDU2-1": "10.0.0.7" } },
+    };
     const op = planScaleOperation(await prepared(entry), { aspectId: "worker_instance", steps: 1, type: "in" });
     expect(op.configChanges).toEqual([
       { key: "pulumi-nfv:vnfs.hw.scale_levels.worker_instance", value: "0" },

@@ -67,7 +67,9 @@ describe("nfv scale plans", () => {
 
   it("asks which VNF when several have the aspect", async () => {
     const prepared = await prepare([hw(), hw({ name: "hw2" })]);
-    expect(() => planScaleOperation(prepared, { aspectId: "worker_instance", steps: 1, type: "out" })).toThrow("several VNFs have aspect 'worker_instance' (hw, hw2); pass --vnf");
+    expect(() => planScaleOperation(prepared, { aspectId: "worker_instance", steps: 1, type: "out" })).toThrow(
+      "several VNFs have aspect 'worker_instance' (hw, hw2); pass --vnf",
+    );
     expect(planScaleOperation(prepared, { vnf: "hw2", aspectId: "worker_instance", steps: 1, type: "out" }).vnf).toBe("hw2");
   });
 });
@@ -94,7 +96,12 @@ describe("nfv heal plans", () => {
   });
 
   it("registry on an existing host: raises the host's heal generation (the install runs again); other VNFC ids refused", async () => {
-    const registry: VnfEntry = { name: "registry", host: { address: "10.254.0.10", user: "root" }, vnfInstanceId: "1d1c0f9e-3b7a-4e0a-9a55-6f1e2d3c4b5a", healGenerations: { host: 2 } };
+    const registry: VnfEntry = {
+      name: "registry",
+      host: { address: "10.254.0.10", user: "root" },
+      vnfInstanceId: "1d1c0f9e-3b7a-4e0a-9a55-6f1e2d3c4b5a",
+      healGenerations: { host: 2 },
+    };
     const prepared = await prepare([registry]);
     const op = planHealOperation(prepared, {}, { vnfcIds: ["host"] });
     expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.registry.heal_generations.host", value: "3" }]);
@@ -109,7 +116,14 @@ describe("nfv heal plans", () => {
   });
 
   it("CNF, one pod of the Deployment: deleted through the API, no up", async () => {
-    const pod = { metadata: { name: "vdu2-5d8f7c9b4-x2x7k", namespace: "default", labels: { selector: "curry-probe-test001", tacker_vnf_instance_id: "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a" }, ownerReferences: [{ kind: "ReplicaSet", name: "vdu2-5d8f7c9b4", controller: true }] } };
+    const pod = {
+      metadata: {
+        name: "vdu2-5d8f7c9b4-x2x7k",
+        namespace: "default",
+        labels: { selector: "curry-probe-test001", tacker_vnf_instance_id: "6a1b1a52-7f5c-4c1f-a1d3-0f0e6c5d4b3a" },
+        ownerReferences: [{ kind: "ReplicaSet", name: "vdu2-5d8f7c9b4", controller: true }],
+      },
+    };
     const op = planHealOperation(await prepare([cnf()]), {}, { vnfcIds: [pod.metadata.name] }, [pod]);
     expect(op.podDeletions).toEqual([expect.objectContaining({ name: "vdu2-5d8f7c9b4-x2x7k", vduId: "VDU2", namespace: "default" })]);
     expect(op.replace).toEqual([]);

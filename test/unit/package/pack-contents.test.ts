@@ -12,7 +12,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-  main: string; types: string; bin: Record<string, string>; exports: Record<string, { types: string; default: string } | string>;
+  main: string;
+  types: string;
+  bin: Record<string, string>;
+  exports: Record<string, { types: string; default: string } | string>;
 };
 
 let files: string[];
@@ -25,7 +28,8 @@ beforeAll(async () => {
 /** Every `*.sh` under mgmt/, package-relative. */
 function hostScripts(dir = "mgmt"): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? hostScripts(`${dir}/${d.name}`) : d.name.endsWith(".sh") ? [`${dir}/${d.name}`] : []);
+    d.isDirectory() ? hostScripts(`${dir}/${d.name}`) : d.name.endsWith(".sh") ? [`${dir}/${d.name}`] : [],
+  );
 }
 
 describe("npm pack", () => {
@@ -51,9 +55,15 @@ describe("npm pack", () => {
   });
 
   it("ships nothing of the tests, the lab, the benchmarks, the stacks' configs or fixtures, and no TypeScript source", () => {
-    const unwanted = files.filter((f) =>
-      /^(test|lab|bench|stacks|tools|node_modules)\//.test(f) || f.startsWith("dist/bench-build/") || /(^|\/)Pulumi(\.[^/]+)?\.yaml$/.test(f) ||
-      f.includes("fixtures") || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.endsWith(".map"));
+    const unwanted = files.filter(
+      (f) =>
+        /^(test|lab|bench|stacks|tools|node_modules)\//.test(f) ||
+        f.startsWith("dist/bench-build/") ||
+        /(^|\/)Pulumi(\.[^/]+)?\.yaml$/.test(f) ||
+        f.includes("fixtures") ||
+        (f.endsWith(".ts") && !f.endsWith(".d.ts")) ||
+        f.endsWith(".map"),
+    );
     expect(unwanted).toEqual([]);
     // Only the compiled library and the package's own documents.
     expect(files.filter((f) => !f.startsWith("dist/")).sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);

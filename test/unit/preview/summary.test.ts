@@ -79,15 +79,27 @@ describe("preview summary with --diff", () => {
 
 describe("code spans", () => {
   it("any text: one line, a fence longer than every backtick run inside, no unescaped `|`", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.oneof(fc.constantFrom("`", "|", "\n", "\r", "<", "#", " ", "\\"), fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c))), maxLength: 30 }), (s) => {
-      const c = code(s);
-      expect(c).not.toMatch(/[\n\r]/);
-      const fence = /^`+/.exec(c)![0];
-      expect(c.endsWith(fence)).toBe(true);
-      const inner = c.slice(fence.length, c.length - fence.length);
-      for (const run of inner.match(/`+/g) ?? []) expect(run.length).toBeLessThan(fence.length);
-      expect(inner).not.toMatch(/^`|`$/);
-      expect(inner.replace(/\\\|/g, "")).not.toContain("|");
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom("`", "|", "\n", "\r", "<", "#", " ", "\\"),
+            fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+          ),
+          maxLength: 30,
+        }),
+        (s) => {
+          const c = code(s);
+          expect(c).not.toMatch(/[\n\r]/);
+          const fence = /^`+/.exec(c)![0];
+          expect(c.endsWith(fence)).toBe(true);
+          const inner = c.slice(fence.length, c.length - fence.length);
+          for (const run of inner.match(/`+/g) ?? []) expect(run.length).toBeLessThan(fence.length);
+          expect(inner).not.toMatch(/^`|`$/);
+          expect(inner.replace(/\\\|/g, "")).not.toContain("|");
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -12,7 +12,10 @@ describe("readRegistryInstallation", () => {
     const { value, bag } = readRegistryInstallation(raw, { cpIds: ["CP1"] });
     expect(bag.items).toEqual([]);
     expect(value).toEqual({
-      sshCpName: "CP1", sshUsername: "ubuntu", sshPassword: "ubuntu", portNo: 5000,
+      sshCpName: "CP1",
+      sshUsername: "ubuntu",
+      sshPassword: "ubuntu",
+      portNo: 5000,
       proxy: { httpProxy: "http://user1:password1@host1:3128", httpsProxy: "https://user2:password2@host2:3129", noProxy: ["192.168.246.0/24", "10.0.0.1"] },
     });
   });
@@ -35,11 +38,18 @@ describe("readRegistryInstallation", () => {
   });
 
   it("proxy values are typed: the issue's payloads, Tacker's `host1:port1` placeholder and a non-http scheme are refused, naming the field, never the value", () => {
-    const { value, bag } = readRegistryInstallation({ ssh_cp_name: "CP1", ssh_username: "u", proxy: {
-      http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "',
-      https_proxy: "https://user2:S3cret@host2:port2",
-      no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
-    } }, { cpIds: ["CP1"] });
+    const { value, bag } = readRegistryInstallation(
+      {
+        ssh_cp_name: "CP1",
+        ssh_username: "u",
+        proxy: {
+          http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id > F";}; Dummy "',
+          https_proxy: "https://user2:S3cret@host2:port2",
+          no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+        },
+      },
+      { cpIds: ["CP1"] },
+    );
     expect(value).toBeUndefined();
     expect(bag.errors().map((d) => [d.code, d.path])).toEqual([
       ["REGISTRY_PROXY_URL", "additionalParams.private_registry_installation_param.proxy.http_proxy"],
@@ -47,7 +57,9 @@ describe("readRegistryInstallation", () => {
       ["REGISTRY_NO_PROXY", "additionalParams.private_registry_installation_param.proxy.no_proxy"],
     ]);
     expect(JSON.stringify(bag.items)).not.toMatch(/Pre-Invoke|S3cret|LD_PRELOAD/);
-    expect(readRegistryInstallation({ ssh_username: "u", proxy: { http_proxy: "socks5://p:1080" } }, {}).bag.errors()[0].message).toBe("proxy.http_proxy must be an http or https URL, not socks5");
+    expect(readRegistryInstallation({ ssh_username: "u", proxy: { http_proxy: "socks5://p:1080" } }, {}).bag.errors()[0].message).toBe(
+      "proxy.http_proxy must be an http or https URL, not socks5",
+    );
   });
 });
 
@@ -60,9 +72,27 @@ describe("image_path", () => {
     symlinkSync(path.join(dir, "operator.tar"), path.join(dir, "Files/linked.tar"));
     const at = (image_path: string) => readRegistryInstallation({ ssh_username: "u", image_path }, { packageDir: dir });
     expect(at("Files/./image.tar").value?.imageFile).toBe(path.join(dir, "Files/image.tar"));
-    expect(at("Files/linked.tar").bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([["REGISTRY_IMAGE_PATH", "additionalParams.private_registry_installation_param.image_path", "image_path Files/linked.tar is a symbolic link or not a regular file; a package file must be a regular file inside the package"]]);
-    expect(at("Files/dir.tar").bag.errors().map((d) => d.message)).toEqual([`image_path Files/dir.tar is not a file of the package ${dir}`]);
-    expect(at("../x.tar").bag.errors().map((d) => d.message)).toEqual(["image_path ../x.tar must be a path inside the package"]);
+    expect(
+      at("Files/linked.tar")
+        .bag.errors()
+        .map((d) => [d.code, d.path, d.message]),
+    ).toEqual([
+      [
+        "REGISTRY_IMAGE_PATH",
+        "additionalParams.private_registry_installation_param.image_path",
+        "image_path Files/linked.tar is a symbolic link or not a regular file; a package file must be a regular file inside the package",
+      ],
+    ]);
+    expect(
+      at("Files/dir.tar")
+        .bag.errors()
+        .map((d) => d.message),
+    ).toEqual([`image_path Files/dir.tar is not a file of the package ${dir}`]);
+    expect(
+      at("../x.tar")
+        .bag.errors()
+        .map((d) => d.message),
+    ).toEqual(["image_path ../x.tar must be a path inside the package"]);
   });
 });
 

@@ -46,10 +46,16 @@ const stdinOf = (name: string) => {
 
 describe("PrivateRegistry on the registry package (seed param file as it is)", () => {
   it("exact resource graph: one server on a pre-created port, a persistent volume, install hook after SSH and copy", async () => {
-    const r = new reg.PrivateRegistry("reg", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR } });
+    const r = new reg.PrivateRegistry("reg", {
+      vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR },
+    });
     const endpoint = await valueOf(r.endpoint);
     await settle();
-    expect(graph(registered).filter((g) => !g.startsWith("pulumi:providers")).sort()).toEqual([
+    expect(
+      graph(registered)
+        .filter((g) => !g.startsWith("pulumi:providers"))
+        .sort(),
+    ).toEqual([
       "command:remote:Command reg-vnf-PrivateRegistryVDU-0-instantiate_end",
       "command:remote:Command reg-vnf-PrivateRegistryVDU-0-ssh-ready",
       "command:remote:CopyToRemote reg-vnf-PrivateRegistryVDU-0-copy-install-registry.sh",
@@ -61,7 +67,12 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
       "openstack:compute/volumeAttach:VolumeAttach reg-vnf-PrivateRegistryVDU-0-RegistryStorage-attach",
       "openstack:networking/port:Port reg-vnf-PrivateRegistryVDU-0-CP1",
     ]);
-    expect(named(`${V}-CP1`).inputs).toEqual({ name: `${V}-CP1`, adminStateUp: true, networkId: "f0c82461-36b5-4d86-8322-b0bc19cda65f", tags: ["nfv-vnfc-id=PrivateRegistryVDU-0", "nfv-cp-id=CP1"] });
+    expect(named(`${V}-CP1`).inputs).toEqual({
+      name: `${V}-CP1`,
+      adminStateUp: true,
+      networkId: "f0c82461-36b5-4d86-8322-b0bc19cda65f",
+      tags: ["nfv-vnfc-id=PrivateRegistryVDU-0", "nfv-cp-id=CP1"],
+    });
     expect(named("reg-vnf-PrivateRegistryVDU-flavor").inputs).toEqual({ name: "reg-vnf-PrivateRegistryVDU", ram: 4096, vcpus: 2, disk: 45, isPublic: false });
     expect(named(`${V}-RegistryStorage`).inputs).toEqual({ name: `${V}-RegistryStorage`, size: 20 });
     expect(named(`${V}-RegistryStorage-attach`).inputs).toEqual({ instanceId: `${V}-id`, volumeId: `${V}-RegistryStorage-id` });
@@ -75,17 +86,25 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
     await settle();
     const install = named(`${V}-instantiate_end`);
     expect(install.inputs.create).toBe("sudo -n /bin/bash /var/tmp/nfv/install-registry.sh");
-    expect(stdinOf(`${V}-instantiate_end`)).toBe([
-      "MODE=container", "PORT=5000", "REGISTRY_IMAGE=registry:2.8.3",
-      `APT_PROXY_CONF_B64=${b64('Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n')}`,
-      `PROXY_DROPIN_B64=${b64([
-        "[Service]",
-        'Environment="HTTP_PROXY=http://user1:password1@host1:3128" "http_proxy=http://user1:password1@host1:3128"',
-        'Environment="HTTPS_PROXY=https://user2:password2@host2:3129" "https_proxy=https://user2:password2@host2:3129"',
-        'Environment="NO_PROXY=192.168.246.0/24,10.0.0.1" "no_proxy=192.168.246.0/24,10.0.0.1"', "",
-      ].join("\n"))}`,
-      `STORAGE_VOLUME_ID=${V}-RegistryStorage-id`, "",
-    ].join("\n"));
+    expect(stdinOf(`${V}-instantiate_end`)).toBe(
+      [
+        "MODE=container",
+        "PORT=5000",
+        "REGISTRY_IMAGE=registry:2.8.3",
+        `APT_PROXY_CONF_B64=${b64('Acquire::http::Proxy "http://user1:password1@host1:3128";\nAcquire::https::Proxy "https://user2:password2@host2:3129";\n')}`,
+        `PROXY_DROPIN_B64=${b64(
+          [
+            "[Service]",
+            'Environment="HTTP_PROXY=http://user1:password1@host1:3128" "http_proxy=http://user1:password1@host1:3128"',
+            'Environment="HTTPS_PROXY=https://user2:password2@host2:3129" "https_proxy=https://user2:password2@host2:3129"',
+            'Environment="NO_PROXY=192.168.246.0/24,10.0.0.1" "no_proxy=192.168.246.0/24,10.0.0.1"',
+            "",
+          ].join("\n"),
+        )}`,
+        `STORAGE_VOLUME_ID=${V}-RegistryStorage-id`,
+        "",
+      ].join("\n"),
+    );
     const conn = install.inputs.connection as Record<string, unknown>;
     const c = (isSecretValue(conn) ? conn.value : conn) as Record<string, unknown>;
     expect(plain(c.password)).toBe("ubuntu");
@@ -102,16 +121,33 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
 
   it("TLS, auth, native mode, key auth: connection info for the cluster carries credentials and the certificate as the CA, secret", async () => {
     const r = new reg.PrivateRegistry("reg", {
-      vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR, sshPrivateKey: "KEY", storageGib: 50 },
+      vnf: {
+        flavours: pkg.flavours,
+        request: request("private_registry_param_file.json"),
+        provider,
+        packageDir: PKG_DIR,
+        sshPrivateKey: "KEY",
+        storageGib: 50,
+      },
       installationParam: { ssh_cp_name: "CP1", ssh_username: "debian", port_no: "5443" },
-      mode: "native", tls: { certificate: "CERT", privateKey: pulumi.secret("TLSKEY") }, auth: { username: "nfv", password: pulumi.secret("s3cret") },
+      mode: "native",
+      tls: { certificate: "CERT", privateKey: pulumi.secret("TLSKEY") },
+      auth: { username: "nfv", password: pulumi.secret("s3cret") },
     });
     const info = r.connectionInfo;
     await settle();
-    expect(stdinOf(`${V}-instantiate_end`)).toBe([
-      "MODE=native", "PORT=5443", `TLS_CERT_B64=${Buffer.from("CERT").toString("base64")}`, `TLS_KEY_B64=${Buffer.from("TLSKEY").toString("base64")}`,
-      "AUTH_USER=nfv", "AUTH_PASSWORD=s3cret", `STORAGE_VOLUME_ID=${V}-RegistryStorage-id`, "",
-    ].join("\n"));
+    expect(stdinOf(`${V}-instantiate_end`)).toBe(
+      [
+        "MODE=native",
+        "PORT=5443",
+        `TLS_CERT_B64=${Buffer.from("CERT").toString("base64")}`,
+        `TLS_KEY_B64=${Buffer.from("TLSKEY").toString("base64")}`,
+        "AUTH_USER=nfv",
+        "AUTH_PASSWORD=s3cret",
+        `STORAGE_VOLUME_ID=${V}-RegistryStorage-id`,
+        "",
+      ].join("\n"),
+    );
     expect(named(`${V}-RegistryStorage`).inputs.size).toBe(50);
     const v = await valueOf(info);
     expect(v).toEqual({ connection_type: "1", server: expect.stringMatching(/:5443$/), username: "nfv", password: "s3cret", ca_certificate: "CERT" });
@@ -119,7 +155,15 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
   });
 
   it("heal generation 1: heal_start-less package gets heal_end (re-run install), triggered by the generation", async () => {
-    const r = new reg.PrivateRegistry("reg", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR, healGenerations: { "PrivateRegistryVDU-0": 1 } } });
+    const r = new reg.PrivateRegistry("reg", {
+      vnf: {
+        flavours: pkg.flavours,
+        request: request("private_registry_param_file.json"),
+        provider,
+        packageDir: PKG_DIR,
+        healGenerations: { "PrivateRegistryVDU-0": 1 },
+      },
+    });
     await settle();
     expect(named(`${V}-heal_end`).inputs).toMatchObject({ create: "sudo -n /bin/bash /var/tmp/nfv/install-registry.sh", triggers: [1] });
     expect(r.vnf!.hookOrder).toEqual(["PrivateRegistryVDU-0:instantiate_end", "PrivateRegistryVDU-0:heal_end"]);
@@ -140,7 +184,9 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
 describe("PrivateRegistry heal (Tacker loses the IP and the images; we keep both)", () => {
   it("whole heal replaces only the server; the port (IP) and the registry volume are kept; heal_end re-runs the install after copy", async () => {
     const ops = await import("../../../components/ops");
-    const r = new reg.PrivateRegistry("reg", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR } });
+    const r = new reg.PrivateRegistry("reg", {
+      vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR },
+    });
     const vnfcs = await valueOf(r.vnf!.vnfcs);
     const plan = ops.planHeal({ vnfcs, hookOperations: r.vnf!.plan.lcmOperations });
     // The parent-type chain of a URN is the engine's business (mocks shorten it): take it from the server.
@@ -152,12 +198,29 @@ describe("PrivateRegistry heal (Tacker loses the IP and the images; we keep both
     await settle();
     registered.length = 0;
     const deps = new Map<string, string[]>();
-    new reg.PrivateRegistry("reg", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR, healGenerations: plan.healGenerations } }, {
-      transformations: [(a) => {
-        deps.set(a.name, [a.opts.dependsOn ?? []].flat().map((x) => (x as unknown as { __name: string }).__name));
-        return undefined;
-      }],
-    });
+    new reg.PrivateRegistry(
+      "reg",
+      {
+        vnf: {
+          flavours: pkg.flavours,
+          request: request("private_registry_param_file.json"),
+          provider,
+          packageDir: PKG_DIR,
+          healGenerations: plan.healGenerations,
+        },
+      },
+      {
+        transformations: [
+          (a) => {
+            deps.set(
+              a.name,
+              [a.opts.dependsOn ?? []].flat().map((x) => (x as unknown as { __name: string }).__name),
+            );
+            return undefined;
+          },
+        ],
+      },
+    );
     await settle();
     expect(deps.get(`${V}-ssh-ready`)).toEqual([V, `${V}-RegistryStorage-attach`]);
     expect(deps.get(`${V}-copy-install-registry.sh`)).toEqual([`${V}-ssh-ready`]);
@@ -169,7 +232,10 @@ describe("PrivateRegistry heal (Tacker loses the IP and the images; we keep both
 
 describe("PrivateRegistry on an existing host", () => {
   it("no OpenStack resource: SSH wait, copy, install; endpoint host:port", async () => {
-    const r = new reg.PrivateRegistry("ext", { host: { host: "198.51.100.7", user: "admin", privateKey: "KEY", hostKey: "ssh-ed25519 AAAA" }, installationParam: { port_no: 5001 } });
+    const r = new reg.PrivateRegistry("ext", {
+      host: { host: "198.51.100.7", user: "admin", privateKey: "KEY", hostKey: "ssh-ed25519 AAAA" },
+      installationParam: { port_no: 5001 },
+    });
     const endpoint = await valueOf(r.endpoint);
     await settle();
     expect(graph(registered).sort()).toEqual([
@@ -192,7 +258,12 @@ describe("PrivateRegistry on an existing host", () => {
   });
 
   it("heal: the host stays; from generation 1 the installation runs again as heal_end, with the same stdin", async () => {
-    const heal = (healGeneration: number) => new reg.PrivateRegistry(`h${healGeneration}`, { host: { host: "198.51.100.7", user: "admin", privateKey: "KEY", healGeneration }, installationParam: { port_no: 5001 }, mode: "native" });
+    const heal = (healGeneration: number) =>
+      new reg.PrivateRegistry(`h${healGeneration}`, {
+        host: { host: "198.51.100.7", user: "admin", privateKey: "KEY", healGeneration },
+        installationParam: { port_no: 5001 },
+        mode: "native",
+      });
     heal(0);
     await settle();
     expect(registered.filter((r) => r.name === "h0-host-heal_end")).toEqual([]);
@@ -219,7 +290,9 @@ describe("PrivateRegistry package versions (one `apt-get install name=version` a
     for (const bad of ["-oAPT::X=1", "1 -o x", "--option=DPkg::Pre-Invoke::=id", "1.0\n-o x", "", "v2.8"]) {
       it(`${field} ${JSON.stringify(bad)}, which apt could read as an option or is no version, is refused naming the field, not the value; nothing registered`, async () => {
         const err = refusal(() => new reg.PrivateRegistry("pv", { host: HOST, installationParam: { port_no: 5001 }, mode: "native", [field]: bad }));
-        expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([["REGISTRY_PACKAGE_VERSION", field, `${field} is not a Debian package version`]]);
+        expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+          ["REGISTRY_PACKAGE_VERSION", field, `${field} is not a Debian package version`],
+        ]);
         if (bad !== "") expect(err.message).not.toContain(bad);
         expect(err.message).not.toMatch(/-o|APT::|Pre-Invoke|v2\.8/);
         await settle();
@@ -229,7 +302,14 @@ describe("PrivateRegistry package versions (one `apt-get install name=version` a
   }
 
   it("in vnf form too: refused before the VmVnf or any OpenStack resource is registered", async () => {
-    const err = refusal(() => new reg.PrivateRegistry("pvv", { vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR }, mode: "native", registryPackageVersion: "-oAPT::Update::Pre-Invoke::=id" }));
+    const err = refusal(
+      () =>
+        new reg.PrivateRegistry("pvv", {
+          vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR },
+          mode: "native",
+          registryPackageVersion: "-oAPT::Update::Pre-Invoke::=id",
+        }),
+    );
     expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["REGISTRY_PACKAGE_VERSION", "registryPackageVersion"]]);
     expect(err.message).not.toMatch(/Pre-Invoke/);
     await settle();
@@ -237,7 +317,13 @@ describe("PrivateRegistry package versions (one `apt-get install name=version` a
   });
 
   it("Debian versions (epoch, revision, ~ and +) pass and reach the script on stdin as they are", async () => {
-    new reg.PrivateRegistry("pvok", { host: HOST, installationParam: { port_no: 5001 }, mode: "native", dockerPackageVersion: "5:24.0.7-1~debian.12~bookworm", registryPackageVersion: "2.8.2+ds1-1+b4" });
+    new reg.PrivateRegistry("pvok", {
+      host: HOST,
+      installationParam: { port_no: 5001 },
+      mode: "native",
+      dockerPackageVersion: "5:24.0.7-1~debian.12~bookworm",
+      registryPackageVersion: "2.8.2+ds1-1+b4",
+    });
     await settle();
     expect(stdinOf("pvok-host-instantiate_end")).toContain("DOCKER_PACKAGE_VERSION=5:24.0.7-1~debian.12~bookworm\nREGISTRY_PACKAGE_VERSION=2.8.2+ds1-1+b4\n");
   });

@@ -24,7 +24,12 @@ const REQUEST = "test/fixtures/k8s-cluster/private_registry_kubernetes_param_fil
 const COMPLEX = "test/fixtures/k8s-cluster/complex_request.json";
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
-const CLUSTER = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9" };
+const CLUSTER = {
+  kubernetes_version: "1.30.14",
+  kubernetes_package_version: "1.30.14-1.1",
+  containerd_package_version: "1.7.24-1",
+  sandbox_image: "192.168.246.10:5000/pause:3.9",
+};
 const PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTheUnitTestsOnly0000000000000000 k8s";
 
 let registered: Registered[];
@@ -46,8 +51,12 @@ afterEach(async () => {
 });
 
 const entry = (extra: Record<string, unknown> = {}) => ({
-  vim: "core", package: PACKAGE, instantiate_request: REQUEST,
-  ssh: { user: "ubuntu", private_key_file: KEY, public_key_file: pubFile }, cluster: CLUSTER, ...extra,
+  vim: "core",
+  package: PACKAGE,
+  instantiate_request: REQUEST,
+  ssh: { user: "ubuntu", private_key_file: KEY, public_key_file: pubFile },
+  cluster: CLUSTER,
+  ...extra,
 });
 
 function setConfig(vnfs: unknown): void {
@@ -68,7 +77,11 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     setConfig({ k8ss: entry() });
     const outputs = await program.deployStack();
     await settle();
-    const of = (type: string) => registered.filter((r) => r.type === type).map((r) => r.name).sort();
+    const of = (type: string) =>
+      registered
+        .filter((r) => r.type === type)
+        .map((r) => r.name)
+        .sort();
     expect(of("nfv:k8s:Cluster")).toEqual(["k8ss"]);
     expect(of("openstack:compute/instance:Instance")).toEqual(["k8ss-vnf-masterNode-0", "k8ss-vnf-workerNode-0", "k8ss-vnf-workerNode-1"]);
     const keypair = registered.find((r) => r.type === "openstack:compute/keypair:Keypair")!;
@@ -120,18 +133,35 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     try {
       nova.servers["k8sp-vnf-workerNode-0-id"] = { host: "compute1", hostId: "a1", zone: "nova" };
       nova.servers["k8sp-vnf-workerNode-1-id"] = { host: "compute2", hostId: "b2", zone: "nova" };
-      pulumi.runtime.setAllConfig({
-        "pulumi-nfv:vims": JSON.stringify({ core: { ...OS_VIM, auth_url: nova.authUrl } }),
-        "pulumi-nfv:vnfs": JSON.stringify({ k8sp: entry({ instantiate_request: "test/fixtures/k8s-cluster/podaffinity_request.json", cluster: { ...CLUSTER, master_server_group: "soft-anti-affinity" } }) }),
-      }, ["pulumi-nfv:vims"]);
+      pulumi.runtime.setAllConfig(
+        {
+          "pulumi-nfv:vims": JSON.stringify({ core: { ...OS_VIM, auth_url: nova.authUrl } }),
+          "pulumi-nfv:vnfs": JSON.stringify({
+            k8sp: entry({
+              instantiate_request: "test/fixtures/k8s-cluster/podaffinity_request.json",
+              cluster: { ...CLUSTER, master_server_group: "soft-anti-affinity" },
+            }),
+          }),
+        },
+        ["pulumi-nfv:vims"],
+      );
       await program.deployStack();
       await settle();
       const one = (name: string) => registered.find((r) => r.name === name)!;
       expect(plain(one("k8sp-vnf-masterNode_server_group").inputs.policies)).toEqual(["soft-anti-affinity"]);
       expect(plain(one("k8sp-vnf-workerNode_server_group").inputs.policies)).toEqual(["anti-affinity"]);
-      const labels = (w: string) => String(plain(one(`k8sp-${w}-labels`).inputs.stdin)).split("\n").find((l) => l.startsWith("LABELS="));
-      expect([labels("workerNode-0"), labels("workerNode-1")]).toEqual(["LABELS=CIS-node=compute1 topology.kubernetes.io/zone=nova", "LABELS=CIS-node=compute2 topology.kubernetes.io/zone=nova"]);
-      expect(nova.requests.filter((r) => r.startsWith("GET")).sort()).toEqual(["GET /compute/v2.1/servers/k8sp-vnf-workerNode-0-id", "GET /compute/v2.1/servers/k8sp-vnf-workerNode-1-id"]);
+      const labels = (w: string) =>
+        String(plain(one(`k8sp-${w}-labels`).inputs.stdin))
+          .split("\n")
+          .find((l) => l.startsWith("LABELS="));
+      expect([labels("workerNode-0"), labels("workerNode-1")]).toEqual([
+        "LABELS=CIS-node=compute1 topology.kubernetes.io/zone=nova",
+        "LABELS=CIS-node=compute2 topology.kubernetes.io/zone=nova",
+      ]);
+      expect(nova.requests.filter((r) => r.startsWith("GET")).sort()).toEqual([
+        "GET /compute/v2.1/servers/k8sp-vnf-workerNode-0-id",
+        "GET /compute/v2.1/servers/k8sp-vnf-workerNode-1-id",
+      ]);
     } finally {
       await nova.close();
     }
@@ -145,7 +175,12 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     await program.deployStack();
     await settle();
     const stdin = String(plain(registered.find((r) => r.name === "k8ss-workerNode-0-registries")!.inputs.stdin));
-    expect(stdin.split("\n").filter((l) => l.startsWith("REGISTRY=")).map((l) => l.split("|")[0])).toEqual(["REGISTRY=192.168.246.10:5000", "REGISTRY=10.254.0.10:5000"]);
+    expect(
+      stdin
+        .split("\n")
+        .filter((l) => l.startsWith("REGISTRY="))
+        .map((l) => l.split("|")[0]),
+    ).toEqual(["REGISTRY=192.168.246.10:5000", "REGISTRY=10.254.0.10:5000"]);
   });
 
   it("private_registries naming no registry, or not a list, is refused, located", async () => {
@@ -156,7 +191,11 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     });
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_BAD_TYPE", "pulumi-nfv:vnfs.k8sb.cluster.private_registries", "cluster.private_registries must be a list of names of private-registry VNFs of this stack"],
+      [
+        "CONFIG_BAD_TYPE",
+        "pulumi-nfv:vnfs.k8sb.cluster.private_registries",
+        "cluster.private_registries must be a list of names of private-registry VNFs of this stack",
+      ],
     ]);
     setConfig({
       hw: { vim: "core", package: path.join(ROOT, "../shared/vnf-packages/helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" },
@@ -165,12 +204,20 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     const err2 = await failure();
     expect(err2.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
       ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.private_registries[0]", "cluster.private_registries: 'hw' is a vm-vnf, not a private registry"],
-      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.private_registries[1]", "cluster.private_registries: 'nope' is no VNF of this stack, not a private registry"],
+      [
+        "CONFIG_BAD_VALUE",
+        "pulumi-nfv:vnfs.k8sa.cluster.private_registries[1]",
+        "cluster.private_registries: 'nope' is no VNF of this stack, not a private registry",
+      ],
     ]);
   });
 
   it("containerd_package and the package versions follow Debian's grammar: a value apt would read as an option is refused, located, registering nothing", async () => {
-    setConfig({ k8sb: entry({ cluster: { ...CLUSTER, containerd_package: "-oDPkg::Pre-Invoke::=id", containerd_package_version: "1.7 -oAPT::X=1", haproxy_package_version: "-1" } }) });
+    setConfig({
+      k8sb: entry({
+        cluster: { ...CLUSTER, containerd_package: "-oDPkg::Pre-Invoke::=id", containerd_package_version: "1.7 -oAPT::X=1", haproxy_package_version: "-1" },
+      }),
+    });
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
       ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.containerd_package_version", expect.stringContaining("is not a Debian package version")],
@@ -185,13 +232,20 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
   it("kube_proxy_conntrack_max_per_core becomes kube-proxy's conntrack.maxPerCore in kubeadm's init configuration; absent, no KubeProxyConfiguration", async () => {
     const kubeadmDocs = () => {
       const stdin = String(plain(registered.find((r) => r.name === "k8ss-init")!.inputs.stdin));
-      const b64 = stdin.split("\n").find((l) => l.startsWith("KUBEADM_CONFIG_B64="))!.slice("KUBEADM_CONFIG_B64=".length);
+      const b64 = stdin
+        .split("\n")
+        .find((l) => l.startsWith("KUBEADM_CONFIG_B64="))!
+        .slice("KUBEADM_CONFIG_B64=".length);
       return parseAllDocuments(Buffer.from(b64, "base64").toString()).map((d) => d.toJS() as { kind: string; conntrack?: unknown });
     };
     setConfig({ k8ss: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: "0" } }) });
     await program.deployStack();
     await settle();
-    expect(kubeadmDocs().find((d) => d.kind === "KubeProxyConfiguration")).toEqual({ apiVersion: "kubeproxy.config.k8s.io/v1alpha1", kind: "KubeProxyConfiguration", conntrack: { maxPerCore: 0 } });
+    expect(kubeadmDocs().find((d) => d.kind === "KubeProxyConfiguration")).toEqual({
+      apiVersion: "kubeproxy.config.k8s.io/v1alpha1",
+      kind: "KubeProxyConfiguration",
+      conntrack: { maxPerCore: 0 },
+    });
     registered.length = 0;
     setConfig({ k8ss: entry() });
     await program.deployStack();
@@ -200,7 +254,10 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
   });
 
   it("kube_proxy_conntrack_max_per_core that is not a whole number is refused, located, registering nothing", async () => {
-    setConfig({ k8sa: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: "-1" } }), k8sb: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: 1.5 } }) });
+    setConfig({
+      k8sa: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: "-1" } }),
+      k8sb: entry({ cluster: { ...CLUSTER, kube_proxy_conntrack_max_per_core: 1.5 } }),
+    });
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sa.cluster.kube_proxy_conntrack_max_per_core"],
@@ -214,14 +271,23 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
     setConfig({ k8sb: entry({ cluster: { ...CLUSTER, worker_server_group: "spread" } }) });
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
-      ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.k8sb.cluster.worker_server_group", "cluster.worker_server_group spread is not one of affinity, anti-affinity, soft-affinity, soft-anti-affinity, none"],
+      [
+        "CONFIG_BAD_VALUE",
+        "pulumi-nfv:vnfs.k8sb.cluster.worker_server_group",
+        "cluster.worker_server_group spread is not one of affinity, anti-affinity, soft-affinity, soft-anti-affinity, none",
+      ],
     ]);
   });
 
   it("a cluster entry without cluster settings, and cluster settings on a VM VNF, are refused after the package is read", async () => {
     setConfig({
       k8sa: entry({ cluster: undefined }),
-      hw: { vim: "core", package: path.join(ROOT, "../shared/vnf-packages/helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json", cluster: CLUSTER },
+      hw: {
+        vim: "core",
+        package: path.join(ROOT, "../shared/vnf-packages/helloworld3"),
+        instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+        cluster: CLUSTER,
+      },
     });
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([
@@ -250,7 +316,12 @@ describe("nfv scale and nfv heal of a cluster", () => {
   it("heal of a master raises its heal generation and replaces only its server", async () => {
     const p = await prepared();
     const urn = (id: string) => `urn:pulumi:it::pulumi-nfv::nfv:k8s:Cluster$nfv:vnf:VmVnf$openstack:compute/instance:Instance::k8sc-vnf-${id}`;
-    const vnfcs = Object.fromEntries(["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0"].map((id) => [id, { vdu: id.split("-")[0], index: 0, serverUrn: urn(id), ports: {}, volumeUrns: [] }]));
+    const vnfcs = Object.fromEntries(
+      ["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0"].map((id) => [
+        id,
+        { vdu: id.split("-")[0], index: 0, serverUrn: urn(id), ports: {}, volumeUrns: [] },
+      ]),
+    );
     const op = planHealOperation(p, { k8sc: { vnfcs } }, { vnfcIds: ["masterNode-1"] });
     expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.k8sc.heal_generations.masterNode-1", value: "1" }]);
     expect(op.replace).toEqual([urn("masterNode-1")]);
@@ -260,7 +331,12 @@ describe("nfv scale and nfv heal of a cluster", () => {
     const p = await prepared(COMPLEX, { heal_generations: { "masterNode-0": 2, "workerNode-0": 1 }, heal_generation: 1 });
     const urn = (id: string) => `urn:pulumi:it::pulumi-nfv::nfv:k8s:Cluster$nfv:vnf:VmVnf$openstack:compute/instance:Instance::k8sc-vnf-${id}`;
     const ids = ["masterNode-0", "masterNode-1", "masterNode-2", "workerNode-0", "workerNode-1"];
-    const vnfcs = Object.fromEntries(ids.map((id) => [id, { vdu: id.split("-")[0], index: Number(id.at(-1)), serverUrn: urn(id), ports: { CP: { portUrn: `${urn(id)}-port` } }, volumeUrns: [] }]));
+    const vnfcs = Object.fromEntries(
+      ids.map((id) => [
+        id,
+        { vdu: id.split("-")[0], index: Number(id.at(-1)), serverUrn: urn(id), ports: { CP: { portUrn: `${urn(id)}-port` } }, volumeUrns: [] },
+      ]),
+    );
     const op = planHealOperation(p, { k8sc: { vnfcs } }, { vnfcIds: [] });
     expect(op.replace).toEqual(ids.map(urn));
     expect(op.configChanges).toEqual([

@@ -25,18 +25,36 @@ describe("magnum_clusters in the stack config", () => {
   it("each entry becomes MagnumClusterArgs on its VIM; digit strings and true/false strings count", async () => {
     const s = await settings({
       mk: {
-        vim: "core", image: "fedora-coreos-38", master_count: "3", node_count: 2, flavor: "m1.small", master_lb_enabled: "true",
-        floating_ip_enabled: false, network_driver: "calico", labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" }, vim_name: "magnum_edge",
+        vim: "core",
+        image: "fedora-coreos-38",
+        master_count: "3",
+        node_count: 2,
+        flavor: "m1.small",
+        master_lb_enabled: "true",
+        floating_ip_enabled: false,
+        network_driver: "calico",
+        labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" },
+        vim_name: "magnum_edge",
       },
     });
     expect(s.bag.hasErrors()).toBe(false);
-    expect(s.magnumClusters).toEqual([{
-      name: "mk", vim: "core",
-      args: {
-        image: "fedora-coreos-38", masterCount: 3, nodeCount: 2, flavor: "m1.small", masterLbEnabled: true, floatingIpEnabled: false,
-        networkDriver: "calico", labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" }, vimName: "magnum_edge",
+    expect(s.magnumClusters).toEqual([
+      {
+        name: "mk",
+        vim: "core",
+        args: {
+          image: "fedora-coreos-38",
+          masterCount: 3,
+          nodeCount: 2,
+          flavor: "m1.small",
+          masterLbEnabled: true,
+          floatingIpEnabled: false,
+          networkDriver: "calico",
+          labels: { kube_tag: "v1.27.8", auto_healing_enabled: "true" },
+          vimName: "magnum_edge",
+        },
       },
-    }]);
+    ]);
   });
 
   it("every problem is reported at once, at its line in Pulumi.<stack>.yaml", async () => {
@@ -72,7 +90,12 @@ describe("magnum_clusters in the stack config", () => {
       ["CONFIG_UNKNOWN_KEY", "pulumi-nfv:magnum_clusters.a.flavour", 9, expect.stringContaining("unknown key 'flavour' (expected vim, image, master_count")],
       ["CONFIG_UNKNOWN_VIM", "pulumi-nfv:magnum_clusters.b.vim", 11, "vim 'nowhere' is not one of the stack's vims (core, edge)"],
       ["CONFIG_MISSING_FIELD", "pulumi-nfv:magnum_clusters.b", 11, expect.stringContaining("image is required")],
-      ["CONFIG_BAD_VALUE", "pulumi-nfv:magnum_clusters.c.vim_name", 15, "the cluster's Kubernetes VIM would be named 'core', which is already a VIM of this stack; set vim_name"],
+      [
+        "CONFIG_BAD_VALUE",
+        "pulumi-nfv:magnum_clusters.c.vim_name",
+        15,
+        "the cluster's Kubernetes VIM would be named 'core', which is already a VIM of this stack; set vim_name",
+      ],
     ]);
   });
 
@@ -80,7 +103,11 @@ describe("magnum_clusters in the stack config", () => {
     const vims = { core: { ...OS_VIM, auth_url: "not a url" }, edge: K8S_VIM };
     const s = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", image: "fcos" } } }, ROOT, "unit");
     expect(s.bag.errors().map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
-    const more = await loadStackSettings({ vims, magnumClusters: { mk: { vim: "core", node_count: "two" }, other: { vim: "nowhere", image: "fcos" } } }, ROOT, "unit");
+    const more = await loadStackSettings(
+      { vims, magnumClusters: { mk: { vim: "core", node_count: "two" }, other: { vim: "nowhere", image: "fcos" } } },
+      ROOT,
+      "unit",
+    );
     expect(more.bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([
       ["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url", expect.any(String)],
       ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.mk.node_count", "node_count must be a whole number"],
@@ -92,7 +119,15 @@ describe("magnum_clusters in the stack config", () => {
 
 describe("magnum_clusters proxy settings", () => {
   it("typed: a proxy that is no http(s) URL or a bad no_proxy is refused at its key, the value never echoed", async () => {
-    const s = await settings({ m: { vim: "core", image: "fcos", http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "', https_proxy: "http://u:S3cret@p:port", no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so' } });
+    const s = await settings({
+      m: {
+        vim: "core",
+        image: "fcos",
+        http_proxy: 'http://p:3128"; APT::Update::Pre-Invoke {"id";}; X "',
+        https_proxy: "http://u:S3cret@p:port",
+        no_proxy: '10.0.0.1" "LD_PRELOAD=/x.so',
+      },
+    });
     expect(s.bag.errors().map((d) => [d.code, d.path])).toEqual([
       ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.m.http_proxy"],
       ["CONFIG_BAD_TYPE", "pulumi-nfv:magnum_clusters.m.https_proxy"],
@@ -119,10 +154,13 @@ describe("the program registers a Magnum cluster", () => {
   });
 
   it("on the VIM's provider; its Kubernetes VIM joins the stack's VIMs; the kubeconfig is only a secret output", async () => {
-    pulumi.runtime.setAllConfig({
-      "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
-      "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", node_count: "2" } }),
-    }, ["pulumi-nfv:vims"]);
+    pulumi.runtime.setAllConfig(
+      {
+        "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
+        "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", node_count: "2" } }),
+      },
+      ["pulumi-nfv:vims"],
+    );
     const outputs = await program.deployStack();
     await settle();
     const cluster = registered.find((r) => r.type === "openstack:containerinfra/cluster:Cluster")!;
@@ -130,7 +168,14 @@ describe("the program registers a Magnum cluster", () => {
     expect(cluster.provider).toContain("pulumi:providers:openstack::core");
     expect(Object.keys(outputs.vims).sort()).toEqual(["core", "kubernetes_vim_mk"]);
     const out = await new Promise<Record<string, unknown>>((resolve) => outputs.magnumClusters.mk.apply((v) => resolve(v as Record<string, unknown>)));
-    expect(out).toMatchObject({ vim: "core", vimName: "kubernetes_vim_mk", endpoint: MAGNUM_ENDPOINT, caCertificate: MAGNUM_CA, clusterId: "mk-id", nodeCount: 2 });
+    expect(out).toMatchObject({
+      vim: "core",
+      vimName: "kubernetes_vim_mk",
+      endpoint: MAGNUM_ENDPOINT,
+      caCertificate: MAGNUM_CA,
+      clusterId: "mk-id",
+      nodeCount: 2,
+    });
     expect(JSON.stringify(out)).not.toContain("PRIVATE KEY");
     expect(await pulumi.isSecret(outputs.kubeconfigs.kubernetes_vim_mk)).toBe(true);
   });
@@ -138,15 +183,22 @@ describe("the program registers a Magnum cluster", () => {
   it("proxies set as secrets in the stack config reach the ClusterTemplate as secrets, and no output carries them", async () => {
     // `pulumi config set --secret --path magnum_clusters.mk.http_proxy …` makes the whole key secret.
     const proxies = { http_proxy: "http://u:S3cretHttp@proxy:3128", https_proxy: "http://u:S3cretHttps@proxy:3128", no_proxy: "10.0.0.0/8,.svc.s3cret" };
-    pulumi.runtime.setAllConfig({
-      "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
-      "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", ...proxies } }),
-    }, ["pulumi-nfv:vims", "pulumi-nfv:magnum_clusters"]);
+    pulumi.runtime.setAllConfig(
+      {
+        "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }),
+        "pulumi-nfv:magnum_clusters": JSON.stringify({ mk: { vim: "core", image: "fcos", ...proxies } }),
+      },
+      ["pulumi-nfv:vims", "pulumi-nfv:magnum_clusters"],
+    );
     const outputs = await program.deployStack();
     await settle();
     const template = registered.find((r) => r.type === "openstack:containerinfra/clusterTemplate:ClusterTemplate")!;
     expect(template.name).toBe("mk-template");
-    for (const [k, v] of [["httpProxy", proxies.http_proxy], ["httpsProxy", proxies.https_proxy], ["noProxy", proxies.no_proxy]]) {
+    for (const [k, v] of [
+      ["httpProxy", proxies.http_proxy],
+      ["httpsProxy", proxies.https_proxy],
+      ["noProxy", proxies.no_proxy],
+    ]) {
       expect(isSecretValue(template.inputs[k]), k).toBe(true);
       expect(plain(template.inputs[k]), k).toBe(v);
     }

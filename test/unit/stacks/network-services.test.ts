@@ -16,7 +16,13 @@ import { hookStdin, parseReference, valueAt } from "../../../stacks/references";
 const ROOT = path.join(__dirname, "../../..");
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const EXAMPLE = path.join(ROOT, "examples/hybrid-ns");
-const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "tok", ssl_ca_cert: "None", render_yaml_to_directory: "/tmp/nfv-render-test" };
+const K8S_VIM = {
+  type: "kubernetes",
+  auth_url: "https://192.0.2.30:6443",
+  bearer_token: "tok",
+  ssl_ca_cert: "None",
+  render_yaml_to_directory: "/tmp/nfv-render-test",
+};
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 
 let registered: Registered[];
@@ -34,17 +40,23 @@ afterEach(async () => {
 });
 
 function setConfig(vnfs: unknown, networkServices: unknown): void {
-  pulumi.runtime.setAllConfig({
-    "pulumi-nfv:vims": JSON.stringify({ lab: OS_VIM, edge: K8S_VIM }),
-    "pulumi-nfv:vnfs": JSON.stringify(vnfs),
-    "pulumi-nfv:network_services": JSON.stringify(networkServices),
-  }, ["pulumi-nfv:vims"]);
+  pulumi.runtime.setAllConfig(
+    {
+      "pulumi-nfv:vims": JSON.stringify({ lab: OS_VIM, edge: K8S_VIM }),
+      "pulumi-nfv:vnfs": JSON.stringify(vnfs),
+      "pulumi-nfv:network_services": JSON.stringify(networkServices),
+    },
+    ["pulumi-nfv:vims"],
+  );
 }
 
 const server = () => ({ vim: "edge", package: packages["server-cnf"], instantiate_request: path.join(EXAMPLE, "requests/server.json") });
 const client = (parameters: Record<string, unknown> = { server_address: "10.10.0.5", server_port: "${vnfs.nsserver.services.server.ports[0].nodePort}" }) => ({
-  vim: "lab", package: packages["client-vnf"], instantiate_request: path.join(EXAMPLE, "requests/client.json"),
-  ssh: { cp: "clientCp", user: "cirros", private_key_file: KEY }, hooks: { instantiate_end: path.join(EXAMPLE, "mgmt/call-server.sh") },
+  vim: "lab",
+  package: packages["client-vnf"],
+  instantiate_request: path.join(EXAMPLE, "requests/client.json"),
+  ssh: { cp: "clientCp", user: "cirros", private_key_file: KEY },
+  hooks: { instantiate_end: path.join(EXAMPLE, "mgmt/call-server.sh") },
   hook_parameters: parameters,
 });
 const hybrid = (extra: Record<string, unknown> = {}) => ({ hybrid: { package: packages.ns, vnfs: { client: "nsclient", server: "nsserver" }, ...extra } });
@@ -76,7 +88,10 @@ describe("network_services in a stack config", () => {
     expect((await valueOf(outputs.vnfs.nsserver as pulumi.Output<{ services: unknown }>)).services).toEqual({
       server: { namespace: "default", type: "NodePort", ports: [{ port: 8080, targetPort: 8080, nodePort: 30080, protocol: "TCP" }] },
     });
-    expect(await valueOf(outputs.networkServices.hybrid)).toEqual({ vnfs: { client: "nsclient", server: "nsserver" }, linkNetworkIds: { service_link: "hybrid-service_link-id" } });
+    expect(await valueOf(outputs.networkServices.hybrid)).toEqual({
+      vnfs: { client: "nsclient", server: "nsserver" },
+      linkNetworkIds: { service_link: "hybrid-service_link-id" },
+    });
   });
 
   it("the client's hook reads its hook_parameters on stdin, a secret: the literal and the server's node port from its Service", async () => {
@@ -95,15 +110,20 @@ describe("network_services in a stack config", () => {
     await settle();
     expect(registered.filter((r) => r.type === "openstack:networking/network:Network")).toEqual([]);
     expect(registered.find((r) => r.type === "openstack:networking/port:Port" && r.name.startsWith("hybrid-client"))!.inputs.networkId).toBe("net-existing");
-    expect((await valueOf(outputs.networkServices.hybrid as pulumi.Output<{ linkNetworkIds: unknown }>)).linkNetworkIds).toEqual({ service_link: "net-existing" });
+    expect((await valueOf(outputs.networkServices.hybrid as pulumi.Output<{ linkNetworkIds: unknown }>)).linkNetworkIds).toEqual({
+      service_link: "net-existing",
+    });
   });
 
   it("bad NS entries are refused at their keys, and nothing is registered", async () => {
-    setConfig({ nsclient: client(), nsserver: server() }, {
-      a: { package: packages.ns, vnfs: { client: "nope", server: "nsserver" }, colour: "red" },
-      b: { vnfs: { server: "nsserver" } },
-      c: { package: "does/not/exist", vnfs: "nsclient" },
-    });
+    setConfig(
+      { nsclient: client(), nsserver: server() },
+      {
+        a: { package: packages.ns, vnfs: { client: "nope", server: "nsserver" }, colour: "red" },
+        b: { vnfs: { server: "nsserver" } },
+        c: { package: "does/not/exist", vnfs: "nsclient" },
+      },
+    );
     const e = await refused();
     expect(e.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["CONFIG_UNKNOWN_KEY", "pulumi-nfv:network_services.a.colour"],
@@ -136,11 +156,14 @@ describe("network_services in a stack config", () => {
 describe("hook_parameters", () => {
   it("bad parameters are refused at their keys: names, a reference that is not the whole value, no path, no value, no hooks", async () => {
     const noHooks = { ...client({}), hooks: undefined, hook_parameters: { a: "1" } };
-    setConfig({
-      nsclient: client({ "bad-name": "x", half: "at ${vnfs.nsserver.namespace}", whole: "${vnfs.nsserver}", nested: { a: 1 } }),
-      nsserver: server(),
-      other: noHooks,
-    }, {});
+    setConfig(
+      {
+        nsclient: client({ "bad-name": "x", half: "at ${vnfs.nsserver.namespace}", whole: "${vnfs.nsserver}", nested: { a: 1 } }),
+        nsserver: server(),
+        other: noHooks,
+      },
+      {},
+    );
     const e = await refused();
     expect(e.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.nsclient.hook_parameters.bad-name"],
@@ -161,10 +184,13 @@ describe("hook_parameters", () => {
   });
 
   it("references that go round between two VM VNFs are refused", async () => {
-    setConfig({
-      one: client({ x: "${vnfs.two.vnfcs}" }),
-      two: client({ y: "${vnfs.one.vnfcs}" }),
-    }, {});
+    setConfig(
+      {
+        one: client({ x: "${vnfs.two.vnfcs}" }),
+        two: client({ y: "${vnfs.one.vnfcs}" }),
+      },
+      {},
+    );
     // (Both would fail later for their CP's missing link: the cycle is found first.)
     const e = await refused();
     expect(e.diagnostics.map((d) => d.code)).toEqual(["CONFIG_REFERENCE_CYCLE"]);
@@ -173,7 +199,17 @@ describe("hook_parameters", () => {
 
   it("a VNF referring to one listed after it is registered after it (outside an NS)", async () => {
     // Outside an NS the client's CP needs its own external link.
-    const request = path.join(writePackage(new Map([["client.json", JSON.stringify({ flavourId: "simple", extVirtualLinks: [{ id: "l1", resourceId: "net-1", extCps: [{ cpdId: "clientCp", cpConfig: [{}] }] }] })]])), "client.json");
+    const request = path.join(
+      writePackage(
+        new Map([
+          [
+            "client.json",
+            JSON.stringify({ flavourId: "simple", extVirtualLinks: [{ id: "l1", resourceId: "net-1", extCps: [{ cpdId: "clientCp", cpConfig: [{}] }] }] }),
+          ],
+        ]),
+      ),
+      "client.json",
+    );
     setConfig({ nsclient: { ...client(), instantiate_request: request }, nsserver: server() }, {});
     await program.deployStack();
     await settle();
@@ -184,9 +220,15 @@ describe("hook_parameters", () => {
   it("resolution: the value at the path; a missing step names what is there; an object or a line break is no value", async () => {
     const out = { vnfcs: { "workerNode-0": { ips: ["10.10.0.7"] } }, note: "a\nb" };
     const ref = (t: string) => parseReference(t)!;
-    expect(ref("${vnfs.k8s.vnfcs.workerNode-0.ips[0]}")).toEqual({ vnf: "k8s", path: ["vnfcs", "workerNode-0", "ips", 0], text: "${vnfs.k8s.vnfcs.workerNode-0.ips[0]}" });
+    expect(ref("${vnfs.k8s.vnfcs.workerNode-0.ips[0]}")).toEqual({
+      vnf: "k8s",
+      path: ["vnfcs", "workerNode-0", "ips", 0],
+      text: "${vnfs.k8s.vnfcs.workerNode-0.ips[0]}",
+    });
     expect(valueAt(out, ref("${vnfs.k8s.vnfcs.workerNode-0.ips[0]}"), "p")).toBe("10.10.0.7");
-    expect(() => valueAt(out, ref("${vnfs.k8s.vnfcs.workerNode-1.ips[0]}"), "p")).toThrow("hook_parameters.p: ${vnfs.k8s.vnfcs.workerNode-1.ips[0]}: vnfs.k8s.vnfcs has no 'workerNode-1' (it has workerNode-0)");
+    expect(() => valueAt(out, ref("${vnfs.k8s.vnfcs.workerNode-1.ips[0]}"), "p")).toThrow(
+      "hook_parameters.p: ${vnfs.k8s.vnfcs.workerNode-1.ips[0]}: vnfs.k8s.vnfcs has no 'workerNode-1' (it has workerNode-0)",
+    );
     expect(() => valueAt(out, ref("${vnfs.k8s.vnfcs.workerNode-0.ips}"), "p")).toThrow("is an array, not a value");
     expect(() => valueAt(out, ref("${vnfs.k8s.note}"), "p")).toThrow("has a line break");
     const stdin = hookStdin({ a: { value: "1" }, b: { ref: ref("${vnfs.k8s.vnfcs.workerNode-0.ips[0]}") } }, { k8s: pulumi.output(out) });

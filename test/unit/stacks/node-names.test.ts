@@ -20,7 +20,12 @@ const PACKAGE = kubernetesPackage();
 const REQUEST = "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json";
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
-const CLUSTER = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9" };
+const CLUSTER = {
+  kubernetes_version: "1.30.14",
+  kubernetes_package_version: "1.30.14-1.1",
+  containerd_package_version: "1.7.24-1",
+  sandbox_image: "192.168.246.10:5000/pause:3.9",
+};
 
 let registered: Registered[];
 let program: typeof import("../../../stacks/program");
@@ -45,7 +50,10 @@ afterEach(async () => {
 });
 
 const entry = (pkg: string) => ({ vim: "core", package: pkg, instantiate_request: REQUEST, ssh: { user: "ubuntu", private_key_file: KEY }, cluster: CLUSTER });
-const lineOf = (file: string, text: string) => readFileSync(file, "utf8").split("\n").findIndex((l) => l === text) + 1;
+const lineOf = (file: string, text: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .findIndex((l) => l === text) + 1;
 
 describe("Kubernetes node names of a cluster VNF, checked with the stack config", () => {
   it("two VDUs whose VNFCs come out as one node name: K8S_NODE_NAME at the second VDU's node template (file:line:column, field)", async () => {
@@ -58,8 +66,13 @@ describe("Kubernetes node names of a cluster VNF, checked with the stack config"
   });
 
   it("the program refuses it before anything is registered, not even the VIM", async () => {
-    pulumi.runtime.setAllConfig({ "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }), "pulumi-nfv:vnfs": JSON.stringify({ k8s: entry(clashing) }) }, ["pulumi-nfv:vims"]);
-    const err = await program.deployStack().then(() => undefined, (e: DiagnosticError) => e);
+    pulumi.runtime.setAllConfig({ "pulumi-nfv:vims": JSON.stringify({ core: OS_VIM }), "pulumi-nfv:vnfs": JSON.stringify({ k8s: entry(clashing) }) }, [
+      "pulumi-nfv:vims",
+    ]);
+    const err = await program.deployStack().then(
+      () => undefined,
+      (e: DiagnosticError) => e,
+    );
     expect(err?.diagnostics?.map((d) => [d.code, d.file, d.path])).toEqual([["K8S_NODE_NAME", dfFile, "topology_template.node_templates.MasterNode"]]);
     await settle();
     expect(registered.filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);

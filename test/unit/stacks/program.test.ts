@@ -109,13 +109,23 @@ describe("stack config positions", () => {
   });
 
   it("resolves file: paths from the project root and passes render_yaml_to_directory on", () => {
-    const { config: settings, bag } = config.readStackConfig({ vims: { k: { file: "test/fixtures/vim/seed-kubernetes-bearer.yaml", render_yaml_to_directory: "out/k" } } }, ROOT);
+    const { config: settings, bag } = config.readStackConfig(
+      { vims: { k: { file: "test/fixtures/vim/seed-kubernetes-bearer.yaml", render_yaml_to_directory: "out/k" } } },
+      ROOT,
+    );
     expect(bag.errors()).toEqual([]);
-    expect(settings.vims[0]).toMatchObject({ name: "k", renderYamlToDirectory: path.join(ROOT, "out/k"), spec: { type: "kubernetes", projectName: "default" } });
+    expect(settings.vims[0]).toMatchObject({
+      name: "k",
+      renderYamlToDirectory: path.join(ROOT, "out/k"),
+      spec: { type: "kubernetes", projectName: "default" },
+    });
   });
 
   it("refuses render_yaml_to_directory on an OpenStack VIM", () => {
-    const { bag } = config.readStackConfig({ vims: { o: { auth_url: "http://k/identity", username: "u", password: "p", project_name: "x", render_yaml_to_directory: "out" } } }, ROOT);
+    const { bag } = config.readStackConfig(
+      { vims: { o: { auth_url: "http://k/identity", username: "u", password: "p", project_name: "x", render_yaml_to_directory: "out" } } },
+      ROOT,
+    );
     expect(bag.errors().map((d) => d.code)).toEqual(["CONFIG_BAD_TYPE"]);
   });
 });

@@ -6,7 +6,15 @@ import { DiagnosticError } from "../../../translators/diagnostics";
 describe("asRunError: how an error leaves the program", () => {
   it("keeps a config error's located message and nothing else", () => {
     const err = new DiagnosticError("invalid configuration for stack 'dev'", [
-      { severity: "error", code: "CONFIG_BAD_VALUE", message: "must be one of openstack, kubernetes", file: "stacks/Pulumi.dev.yaml", line: 7, column: 11, path: "vims.edge.type" },
+      {
+        severity: "error",
+        code: "CONFIG_BAD_VALUE",
+        message: "must be one of openstack, kubernetes",
+        file: "stacks/Pulumi.dev.yaml",
+        line: 7,
+        column: 11,
+        path: "vims.edge.type",
+      },
     ]);
     const run = asRunError(err);
     expect(pulumi.RunError.isInstance(run)).toBe(true);

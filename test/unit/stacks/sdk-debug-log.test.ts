@@ -15,7 +15,9 @@ const SEEN = `RegisterResource RPC finished: resource:join-credentials[command:l
 describe("withoutRpcResponse", () => {
   it("cuts the response off every RPC-finished message, keeping what was asked and the error", () => {
     const out = withoutRpcResponse(SEEN);
-    expect(out).toBe("RegisterResource RPC finished: resource:join-credentials[command:local:Command]; err: null, resp: (left out: it holds secrets in plain text)");
+    expect(out).toBe(
+      "RegisterResource RPC finished: resource:join-credentials[command:local:Command]; err: null, resp: (left out: it holds secrets in plain text)",
+    );
     expect(out).not.toContain(TOKEN);
     for (const kind of ["RegisterResourceOutputs", "ReadResource", "Invoke", "Call", "getResource Invoke"]) {
       expect(withoutRpcResponse(`${kind} RPC finished: tok=x; err: null, resp: password,,,s3cret`)).not.toContain("s3cret");
@@ -23,7 +25,8 @@ describe("withoutRpcResponse", () => {
   });
 
   it("leaves every other message as it is", () => {
-    for (const m of ["Registering resource: t=command:local:Command, name=x", "RegisterResource RPC prepared: t=x", "resp: not an RPC message"]) expect(withoutRpcResponse(m)).toBe(m);
+    for (const m of ["Registering resource: t=command:local:Command, name=x", "RegisterResource RPC prepared: t=x", "resp: not an RPC message"])
+      expect(withoutRpcResponse(m)).toBe(m);
   });
 });
 
@@ -43,7 +46,10 @@ describe("redactSdkDebugLog", () => {
       redactSdkDebugLog();
       await logModule.debug(SEEN);
       await pulumi.log.debug("plain message");
-      expect(seen).toEqual(["RegisterResource RPC finished: resource:join-credentials[command:local:Command]; err: null, resp: (left out: it holds secrets in plain text)", "plain message"]);
+      expect(seen).toEqual([
+        "RegisterResource RPC finished: resource:join-credentials[command:local:Command]; err: null, resp: (left out: it holds secrets in plain text)",
+        "plain message",
+      ]);
     } finally {
       (pulumi.log as unknown as { debug: typeof saved }).debug = saved;
     }

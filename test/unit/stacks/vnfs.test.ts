@@ -23,7 +23,13 @@ afterEach(async () => {
   registered.length = 0;
 });
 
-const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "tok", ssl_ca_cert: "None", render_yaml_to_directory: "/tmp/nfv-render-test" };
+const K8S_VIM = {
+  type: "kubernetes",
+  auth_url: "https://192.0.2.30:6443",
+  bearer_token: "tok",
+  ssl_ca_cert: "None",
+  render_yaml_to_directory: "/tmp/nfv-render-test",
+};
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 
 function setConfig(vims: unknown, vnfs: unknown): void {
@@ -59,7 +65,16 @@ describe("vnfs in a stack config", () => {
   });
 
   it("a registry on an existing host becomes a PrivateRegistry whose install runs over SSH", async () => {
-    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { ssh_username: "root", port_no: 5000 } } });
+    setConfig(
+      {},
+      {
+        registry: {
+          host: { address: "10.254.0.10", user: "root", private_key_file: KEY },
+          mode: "native",
+          installation_param: { ssh_username: "root", port_no: 5000 },
+        },
+      },
+    );
     await program.deployStack();
     await settle();
     expect(registered.map((r) => r.type)).toEqual(expect.arrayContaining(["nfv:registry:PrivateRegistry", "command:remote:Command"]));
@@ -68,7 +83,16 @@ describe("vnfs in a stack config", () => {
   it("host_key_file pins the host key read from the file (key type and body, no comment)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "nfv-hostkey-"));
     writeFileSync(path.join(dir, "ssh_host_ed25519_key.pub"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIlabhostkey lab host key\n");
-    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: path.join(dir, "ssh_host_ed25519_key.pub") }, mode: "native", installation_param: { port_no: 5000 } } });
+    setConfig(
+      {},
+      {
+        registry: {
+          host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: path.join(dir, "ssh_host_ed25519_key.pub") },
+          mode: "native",
+          installation_param: { port_no: 5000 },
+        },
+      },
+    );
     await program.deployStack();
     await settle();
     const install = registered.find((r) => r.name === "registry-host-instantiate_end")!;
@@ -89,21 +113,36 @@ describe("vnfs in a stack config", () => {
 
   it("ssh without host_key or host_key_file: a warning at the key (the host is not verified); none with a pinned key", async () => {
     const warn = vi.spyOn(pulumi.log, "warn");
-    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { port_no: 5000 } } });
+    setConfig(
+      {},
+      { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY }, mode: "native", installation_param: { port_no: 5000 } } },
+    );
     await program.deployStack();
     await settle();
     expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("CONFIG_NO_HOST_KEY"))).toEqual([
       expect.stringMatching(/^pulumi-nfv:vnfs\.registry\.host: warning CONFIG_NO_HOST_KEY: host has no host_key or host_key_file/),
     ]);
     warn.mockClear();
-    setConfig({}, { registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, mode: "native", installation_param: { port_no: 5000 } } });
+    setConfig(
+      {},
+      {
+        registry: {
+          host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
+          mode: "native",
+          installation_param: { port_no: 5000 },
+        },
+      },
+    );
     await program.deployStack();
     expect(warn.mock.calls.some((c) => String(c[0]).includes("CONFIG_NO_HOST_KEY"))).toBe(false);
     warn.mockRestore();
   });
 
   it("a VIM with an error: only its own error, not 'vim ... is not one of the stack's vims' on each VNF naming it", async () => {
-    setConfig({ core: { ...OS_VIM, auth_url: "not a url" } }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    setConfig(
+      { core: { ...OS_VIM, auth_url: "not a url" } },
+      { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } },
+    );
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["VIM_BAD_URL", "pulumi-nfv:vims.core.auth_url"]]);
     await settle();
@@ -112,15 +151,23 @@ describe("vnfs in a stack config", () => {
 
   it("a VNF name too long for the OpenStack names built from it is refused at its key; VmVnf checks the exact names too", async () => {
     const long = "v".repeat(300);
-    setConfig({ core: OS_VIM }, { [long]: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    setConfig(
+      { core: OS_VIM },
+      { [long]: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } },
+    );
     const err = await failure();
-    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([["CONFIG_BAD_VALUE", `pulumi-nfv:vnfs.${long}`, "the VNF name is 300 characters; at most 128 (OpenStack names built from it stop at 255)"]]);
+    expect(err.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ["CONFIG_BAD_VALUE", `pulumi-nfv:vnfs.${long}`, "the VNF name is 300 characters; at most 128 (OpenStack names built from it stop at 255)"],
+    ]);
     await settle();
     expect(registered).toEqual([]);
   });
 
   it("helloworld3 becomes a VmVnf on the OpenStack VIM", async () => {
-    setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    setConfig(
+      { core: OS_VIM },
+      { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } },
+    );
     await program.deployStack();
     await settle();
     const servers = registered.filter((r) => r.type === "openstack:compute/instance:Instance").map((r) => r.name);
@@ -168,56 +215,104 @@ describe("vnfs in a stack config", () => {
   }
 
   it("a user-named path that is a directory (hook, instantiate_request, SSH keys, vim file:) is refused, located, naming the field; nothing registered", async () => {
-    await refusesDirectory((dir) => setConfig(
-      { core: OS_VIM, lab: { file: dir } },
-      {
-        hw: {
-          vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: dir,
-          ssh: { cp: "CP1", user: "ubuntu", private_key_file: dir, public_key_file: dir }, hooks: { instantiate_end: dir },
-        },
-      },
-    ), [
-      ["vims.lab.file", "vim-config file"],
-      ["vnfs.hw.instantiate_request", "instantiate_request"],
-      ["vnfs.hw.ssh.private_key_file", "ssh.private_key_file"],
-      ["vnfs.hw.ssh.public_key_file", "ssh.public_key_file"],
-      ["vnfs.hw.hooks.instantiate_end", "hooks.instantiate_end"],
-    ]);
+    await refusesDirectory(
+      (dir) =>
+        setConfig(
+          { core: OS_VIM, lab: { file: dir } },
+          {
+            hw: {
+              vim: "core",
+              package: path.join(SHARED, "helloworld3"),
+              instantiate_request: dir,
+              ssh: { cp: "CP1", user: "ubuntu", private_key_file: dir, public_key_file: dir },
+              hooks: { instantiate_end: dir },
+            },
+          },
+        ),
+      [
+        ["vims.lab.file", "vim-config file"],
+        ["vnfs.hw.instantiate_request", "instantiate_request"],
+        ["vnfs.hw.ssh.private_key_file", "ssh.private_key_file"],
+        ["vnfs.hw.ssh.public_key_file", "ssh.public_key_file"],
+        ["vnfs.hw.hooks.instantiate_end", "hooks.instantiate_end"],
+      ],
+    );
   });
 
   it("a host_key_file that is a directory (ssh of a VM VNF, host of a registry) is refused, located, naming the field; nothing registered", async () => {
-    await refusesDirectory((dir) => setConfig(
-      { core: OS_VIM },
-      {
-        hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json", ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key_file: dir } },
-        registry: { host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: dir }, mode: "native", installation_param: { port_no: 5000 } },
-      },
-    ), [
-      ["vnfs.hw.ssh.host_key_file", "ssh.host_key_file"],
-      ["vnfs.registry.host.host_key_file", "host.host_key_file"],
-    ]);
+    await refusesDirectory(
+      (dir) =>
+        setConfig(
+          { core: OS_VIM },
+          {
+            hw: {
+              vim: "core",
+              package: path.join(SHARED, "helloworld3"),
+              instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+              ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key_file: dir },
+            },
+            registry: {
+              host: { address: "10.254.0.10", user: "root", private_key_file: KEY, host_key_file: dir },
+              mode: "native",
+              installation_param: { port_no: 5000 },
+            },
+          },
+        ),
+      [
+        ["vnfs.hw.ssh.host_key_file", "ssh.host_key_file"],
+        ["vnfs.registry.host.host_key_file", "host.host_key_file"],
+      ],
+    );
   });
 
   it("a cluster's cni_manifest or apt_source_file that is a directory is refused, located, naming the field; nothing registered", async () => {
-    await refusesDirectory((dir) => {
-      const cluster = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9", cni_manifest: dir, apt_source_file: dir };
-      setConfig({ core: OS_VIM }, {
-        k8s: { vim: "core", package: kubernetesPackage(), instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json", ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, cluster },
-      });
-    }, [
-      ["vnfs.k8s.cluster.cni_manifest", "cluster.cni_manifest"],
-      ["vnfs.k8s.cluster.apt_source_file", "cluster.apt_source_file"],
-    ]);
+    await refusesDirectory(
+      (dir) => {
+        const cluster = {
+          kubernetes_version: "1.30.14",
+          kubernetes_package_version: "1.30.14-1.1",
+          containerd_package_version: "1.7.24-1",
+          sandbox_image: "192.168.246.10:5000/pause:3.9",
+          cni_manifest: dir,
+          apt_source_file: dir,
+        };
+        setConfig(
+          { core: OS_VIM },
+          {
+            k8s: {
+              vim: "core",
+              package: kubernetesPackage(),
+              instantiate_request: "test/fixtures/k8s-cluster/private_registry_kubernetes_param_file.json",
+              ssh: { user: "ubuntu", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
+              cluster,
+            },
+          },
+        );
+      },
+      [
+        ["vnfs.k8s.cluster.cni_manifest", "cluster.cni_manifest"],
+        ["vnfs.k8s.cluster.apt_source_file", "cluster.apt_source_file"],
+      ],
+    );
   });
 
   it("a change_ext_conn request that is a directory is refused at its index, naming the field; nothing registered", async () => {
-    await refusesDirectory((dir) => setConfig({ core: OS_VIM }, {
-      hw: {
-        vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
-        ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
-        change_ext_conn: { requests: ["test/fixtures/vnf/helloworld3_change_ext_conn.json", dir], previous_addresses: { "VDU1-0": "192.0.2.21" } },
-      },
-    }), [["vnfs.hw.change_ext_conn.requests[1]", "change_ext_conn.requests[1]"]]);
+    await refusesDirectory(
+      (dir) =>
+        setConfig(
+          { core: OS_VIM },
+          {
+            hw: {
+              vim: "core",
+              package: path.join(SHARED, "helloworld3"),
+              instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+              ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
+              change_ext_conn: { requests: ["test/fixtures/vnf/helloworld3_change_ext_conn.json", dir], previous_addresses: { "VDU1-0": "192.0.2.21" } },
+            },
+          },
+        ),
+      [["vnfs.hw.change_ext_conn.requests[1]", "change_ext_conn.requests[1]"]],
+    );
   });
 
   it("two hooks with the same file name are refused at the second (one would overwrite the other on the VM)", async () => {
@@ -226,8 +321,18 @@ describe("vnfs in a stack config", () => {
       mkdirSync(path.join(dir, d));
       writeFileSync(path.join(dir, d, "configure.sh"), "true\n");
     }
-    setConfig({ core: OS_VIM }, { hw: { vim: "core", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
-      ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" }, hooks: { instantiate_end: path.join(dir, "a/configure.sh"), heal_end: path.join(dir, "b/configure.sh") } } });
+    setConfig(
+      { core: OS_VIM },
+      {
+        hw: {
+          vim: "core",
+          package: path.join(SHARED, "helloworld3"),
+          instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+          ssh: { cp: "CP1", user: "u", private_key_file: KEY, host_key: "ssh-ed25519 AAAA" },
+          hooks: { instantiate_end: path.join(dir, "a/configure.sh"), heal_end: path.join(dir, "b/configure.sh") },
+        },
+      },
+    );
     const err = await failure();
     expect(err.diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_BAD_VALUE", "pulumi-nfv:vnfs.hw.hooks.heal_end"]]);
     await settle();
@@ -236,7 +341,10 @@ describe("vnfs in a stack config", () => {
   });
 
   it("refuses a VM-based package on a Kubernetes VIM", async () => {
-    setConfig({ edge: K8S_VIM }, { hw: { vim: "edge", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } });
+    setConfig(
+      { edge: K8S_VIM },
+      { hw: { vim: "edge", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } },
+    );
     const err = await failure();
     expect(err.diagnostics.map((d) => d.code)).toEqual(["CONFIG_WRONG_VIM"]);
     expect(err.message).toContain("VNF 'hw' is a vm-vnf and needs a VIM of type openstack; 'edge' is kubernetes");

@@ -22,7 +22,12 @@ const ROOT = path.join(__dirname, "../../..");
 const PACKAGES = path.join(ROOT, "../shared/vnf-packages");
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
-const CLUSTER = { kubernetes_version: "1.30.14", kubernetes_package_version: "1.30.14-1.1", containerd_package_version: "1.7.24-1", sandbox_image: "192.168.246.10:5000/pause:3.9" };
+const CLUSTER = {
+  kubernetes_version: "1.30.14",
+  kubernetes_package_version: "1.30.14-1.1",
+  containerd_package_version: "1.7.24-1",
+  sandbox_image: "192.168.246.10:5000/pause:3.9",
+};
 // Not the directory fixtures' contents: what is read must come from the zip.
 const ZIP_CA = readFileSync(path.join(ROOT, "test/fixtures/pki/ca-b.crt"), "utf8");
 const ZIP_HELM = "#!/bin/bash\n# the helm script inside the zip package\necho helm from zip\n";
@@ -74,21 +79,39 @@ const b64 = (s: string) => Buffer.from(s).toString("base64");
 
 describe("a zip package's files named by parameters, through the stack program", () => {
   it("K8sCluster: certificate_path and helm_installation_script_path are read from the zip", async () => {
-    setConfig({ k8sz: { vim: "core", package: k8sZip, instantiate_request: "test/fixtures/k8s-cluster/complex_request.json", ssh: { user: "ubuntu", private_key_file: KEY }, cluster: CLUSTER } });
+    setConfig({
+      k8sz: {
+        vim: "core",
+        package: k8sZip,
+        instantiate_request: "test/fixtures/k8s-cluster/complex_request.json",
+        ssh: { user: "ubuntu", private_key_file: KEY },
+        cluster: CLUSTER,
+      },
+    });
     await program.deployStack();
     await settle();
     // The helm script copied to every master is the zip's.
     const copies = registered.filter((r) => r.name.endsWith("-copy-helm-script"));
-    expect(copies.map((c) => c.name).sort()).toEqual(["k8sz-masterNode-0-copy-helm-script", "k8sz-masterNode-1-copy-helm-script", "k8sz-masterNode-2-copy-helm-script"]);
+    expect(copies.map((c) => c.name).sort()).toEqual([
+      "k8sz-masterNode-0-copy-helm-script",
+      "k8sz-masterNode-1-copy-helm-script",
+      "k8sz-masterNode-2-copy-helm-script",
+    ]);
     for (const c of copies) expect(await (c.inputs.source as { text: Promise<string> }).text).toBe(ZIP_HELM);
     // The HTTPS registry's CA on every node is the zip's certificate.
     const stdin = plain(named("k8sz-workerNode-0-registries").inputs.stdin) as string;
-    const https = stdin.split("\n").filter((l) => l.startsWith("REGISTRY=")).map((l) => l.slice("REGISTRY=".length).split("|")).find((f) => f[2] !== "");
+    const https = stdin
+      .split("\n")
+      .filter((l) => l.startsWith("REGISTRY="))
+      .map((l) => l.slice("REGISTRY=".length).split("|"))
+      .find((f) => f[2] !== "");
     expect(https?.[2]).toBe(b64(ZIP_CA));
   });
 
   it("PrivateRegistry: image_path is the zip's entry, copied to the VM from a private cache, content-addressed", async () => {
-    setConfig({ regz: { vim: "core", package: registryZip, instantiate_request: registryRequest, ssh: { user: "ubuntu", private_key_file: KEY }, mode: "container" } });
+    setConfig({
+      regz: { vim: "core", package: registryZip, instantiate_request: registryRequest, ssh: { user: "ubuntu", private_key_file: KEY }, mode: "container" },
+    });
     await program.deployStack();
     await settle();
     const copy = registered.find((r) => r.type === "command:remote:CopyToRemote" && r.inputs.remotePath === "/var/tmp/nfv/registry-image.tar");
@@ -109,8 +132,13 @@ describe("a zip package's files named by parameters, through the stack program",
     ]) {
       writeFileSync(bad, readFileSync(registryRequest, "utf8").replace("Files/images/registry.tar", imagePath));
       setConfig({ regz: { vim: "core", package: registryZip, instantiate_request: bad, ssh: { user: "ubuntu", private_key_file: KEY }, mode: "container" } });
-      const err = await program.deployStack().then(() => undefined, (e: DiagnosticError) => e);
-      expect(err?.diagnostics?.map((d) => [d.code, d.path, d.message])).toEqual([["REGISTRY_IMAGE_PATH", "additionalParams.private_registry_installation_param.image_path", `image_path ${imagePath} ${reason}`]]);
+      const err = await program.deployStack().then(
+        () => undefined,
+        (e: DiagnosticError) => e,
+      );
+      expect(err?.diagnostics?.map((d) => [d.code, d.path, d.message])).toEqual([
+        ["REGISTRY_IMAGE_PATH", "additionalParams.private_registry_installation_param.image_path", `image_path ${imagePath} ${reason}`],
+      ]);
     }
     await settle();
     expect(registered.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("nfv:vim:") && !r.type.startsWith("pulumi:providers:"))).toEqual([]);
@@ -124,12 +152,21 @@ describe("VmVnf images: upload from a zip package", () => {
     const openstack = await import("@pulumi/openstack");
     const { readInstantiateRequest } = await import("../../../translators/tacker/instantiate-request");
     const image = Buffer.concat([Buffer.from("qcow2 image from the zip\n"), Buffer.alloc(2048, 1)]);
-    const zip = writeZipPackage(path.join(work, "hw3.zip"), path.join(PACKAGES, "helloworld3"), [{ name: "Files/images/cirros-0.5.2-x86_64-disk.img", content: image }]);
+    const zip = writeZipPackage(path.join(work, "hw3.zip"), path.join(PACKAGES, "helloworld3"), [
+      { name: "Files/images/cirros-0.5.2-x86_64-disk.img", content: image },
+    ]);
     const pkg = await openPackage(zip);
     const model = translateRead(pkg).model!;
     const request = readInstantiateRequest(readFileSync(path.join(ROOT, "test/fixtures/vnf/helloworld3_level1.json"), "utf8"), "r.json").request!;
     const provider = new openstack.Provider("p", { authUrl: "http://192.0.2.10/identity" });
-    new VmVnf("hwz", { flavours: model.flavours, request, provider, images: "upload", packageSource: pkg.source, flavorNames: { VDU1: "m1.tiny", VDU2: "m1.small" } });
+    new VmVnf("hwz", {
+      flavours: model.flavours,
+      request,
+      provider,
+      images: "upload",
+      packageSource: pkg.source,
+      flavorNames: { VDU1: "m1.tiny", VDU2: "m1.small" },
+    });
     await settle();
     const uploads = registered.filter((r) => r.type === "openstack:images/image:Image");
     // VDU1's image and the storage's, both this one file of the package.
@@ -149,11 +186,17 @@ describe("componentPackageFile / componentPackageFileOnDisk", () => {
     const b = componentPackageFileOnDisk({ packageSource: source }, "Files/images/registry.tar");
     expect("path" in a && "path" in b && a.path === b.path).toBe(true);
     // readRegistryInstallation takes the same source.
-    expect(readRegistryInstallation({ ssh_username: "u", image_path: "Files/images/registry.tar" }, { packageSource: source }).value?.imageFile).toBe((a as { path: string }).path);
+    expect(readRegistryInstallation({ ssh_username: "u", image_path: "Files/images/registry.tar" }, { packageSource: source }).value?.imageFile).toBe(
+      (a as { path: string }).path,
+    );
   });
 
   it("a zip given as a package directory is refused with the way to give it; a cache another user could write is refused", async () => {
-    expect(readRegistryInstallation({ ssh_username: "u", image_path: "Files/images/registry.tar" }, { packageDir: registryZip }).bag.errors().map((d) => d.message)).toEqual([
+    expect(
+      readRegistryInstallation({ ssh_username: "u", image_path: "Files/images/registry.tar" }, { packageDir: registryZip })
+        .bag.errors()
+        .map((d) => d.message),
+    ).toEqual([
       `image_path Files/images/registry.tar cannot be read: the package ${registryZip} is not a directory: give a zip package as packageSource (openPackage(path).source)`,
     ]);
     const source = (await openPackage(registryZip)).source;
@@ -172,9 +215,13 @@ describe("componentPackageFile / componentPackageFileOnDisk", () => {
   });
 
   it("a zip with a symbolic link entry is refused as a package (PKG_ZIP_ESCAPE): nothing in it can be named", async () => {
-    const linked = writeZipPackage(path.join(work, "linked.zip"), path.join(PACKAGES, "private_registry_vnf_package"), [{ name: "Files/images/registry.tar", symlinkTo: "/etc/passwd" }]);
+    const linked = writeZipPackage(path.join(work, "linked.zip"), path.join(PACKAGES, "private_registry_vnf_package"), [
+      { name: "Files/images/registry.tar", symlinkTo: "/etc/passwd" },
+    ]);
     const pkg = await openPackage(linked);
-    expect(pkg.diagnostics.map((d) => [d.code, d.message])).toEqual([["PKG_ZIP_ESCAPE", "entry `Files/images/registry.tar` is a symbolic link; it could write outside the package"]]);
+    expect(pkg.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["PKG_ZIP_ESCAPE", "entry `Files/images/registry.tar` is a symbolic link; it could write outside the package"],
+    ]);
     expect(componentPackageFile({ packageSource: pkg.source }, "Files/images/registry.tar")).toEqual({ reason: `is not a file of the package ${linked}` });
   });
 });

@@ -43,7 +43,23 @@ describe("block-yaml", () => {
   });
 
   it("gives up on what it does not support", () => {
-    for (const text of ["a: &x 1\nb: *x\n", "a: |\n  text\n", "a: 1\na: 2\n", "a: [1\n  , 2]\n", "a: [x\n  y]\n", "a:\n  plain\n  continued\n", "%YAML 1.2\n---\na: 1\n", "a: !tag x\n", "a: 0x1F\n", "a: 012\n", "a: 1_000\n", "a: - b\n", "a: b\u0000\n", "a: b\rc: d\n", "\ufeffa: b\n"]) {
+    for (const text of [
+      "a: &x 1\nb: *x\n",
+      "a: |\n  text\n",
+      "a: 1\na: 2\n",
+      "a: [1\n  , 2]\n",
+      "a: [x\n  y]\n",
+      "a:\n  plain\n  continued\n",
+      "%YAML 1.2\n---\na: 1\n",
+      "a: !tag x\n",
+      "a: 0x1F\n",
+      "a: 012\n",
+      "a: 1_000\n",
+      "a: - b\n",
+      "a: b\u0000\n",
+      "a: b\rc: d\n",
+      "\ufeffa: b\n",
+    ]) {
       expect([text, parseBlockYaml(text, 100)]).toEqual([text, undefined]);
     }
   });
@@ -58,7 +74,8 @@ describe("block-yaml", () => {
   });
 
   it("resolves scalars as the core schema does", () => {
-    const text = "a: 1\nb: -2.5e3\nc: .5\nd: -.5\ne: true\nf: Null\ng: ~\nh: '1.0'\ni: \"x\\ty\"\nj: 0.5.2\nk: it's\nl: [ 1, two, 'three' ]\nm: { get_input: x }\nn: [ valid_values: [ a, b ] ]\nt: ../x_86.img\nu: 'it''s'\nv: b\u00a0\no:\n- 1\n- p: q\n  r: s\n";
+    const text =
+      "a: 1\nb: -2.5e3\nc: .5\nd: -.5\ne: true\nf: Null\ng: ~\nh: '1.0'\ni: \"x\\ty\"\nj: 0.5.2\nk: it's\nl: [ 1, two, 'three' ]\nm: { get_input: x }\nn: [ valid_values: [ a, b ] ]\nt: ../x_86.img\nu: 'it''s'\nv: b\u00a0\no:\n- 1\n- p: q\n  r: s\n";
     expect(parseBlockYaml(text, 100)).toEqual(load(text, { schema: CORE_SCHEMA }));
   });
 
@@ -70,16 +87,21 @@ describe("block-yaml", () => {
   it("either gives up or agrees with js-yaml on edited files", () => {
     const texts = FILES.filter((f) => f.includes("vnfd") || f.includes("_df_")).map((f) => readFileSync(f, "utf8"));
     fc.assert(
-      fc.property(fc.nat(), fc.nat(), fc.constantFrom(":", " ", "-", "- ", "'", '"', "[", "]", "{", "}", ",", "#", "\n", "  ", "\t", "0", "1.5", "x: y", "&a", "*a", "!", "|", ">", "?"), (which, at, insert) => {
-        const text = texts[which % texts.length];
-        const i = at % (text.length + 1);
-        const edited = text.slice(0, i) + insert + text.slice(i);
-        const ours = parseBlockYaml(edited, 100);
-        if (ours === undefined) return;
-        const theirs = jsYaml(edited);
-        expect(theirs.ok).toBe(true);
-        expect(ours).toEqual((theirs as { value: unknown }).value);
-      }),
+      fc.property(
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom(":", " ", "-", "- ", "'", '"', "[", "]", "{", "}", ",", "#", "\n", "  ", "\t", "0", "1.5", "x: y", "&a", "*a", "!", "|", ">", "?"),
+        (which, at, insert) => {
+          const text = texts[which % texts.length];
+          const i = at % (text.length + 1);
+          const edited = text.slice(0, i) + insert + text.slice(i);
+          const ours = parseBlockYaml(edited, 100);
+          if (ours === undefined) return;
+          const theirs = jsYaml(edited);
+          expect(theirs.ok).toBe(true);
+          expect(ours).toEqual((theirs as { value: unknown }).value);
+        },
+      ),
       { numRuns: 2000, seed: 7 },
     );
   });

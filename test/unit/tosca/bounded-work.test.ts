@@ -64,7 +64,10 @@ describe("TOSCA.meta listing one file in many blocks", () => {
   it("hashes the file once per algorithm, however many blocks list it with other hashes", () => {
     const content = Buffer.alloc(1024 * 1024, 7);
     const right = createHash("sha256").update(content).digest("hex");
-    const blocks = Array.from({ length: 100 }, (_, i) => `Name: Files/big.bin\nAlgorithm: SHA-256\nHash: ${i === 0 ? right : i.toString(16).padStart(64, "0")}\n`);
+    const blocks = Array.from(
+      { length: 100 },
+      (_, i) => `Name: Files/big.bin\nAlgorithm: SHA-256\nHash: ${i === 0 ? right : i.toString(16).padStart(64, "0")}\n`,
+    );
     blocks.push(`Name: Files/big.bin\nAlgorithm: SHA-512\nHash: ${"0".repeat(128)}\n`);
     const meta = `TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: t\nEntry-Definitions: d.yaml\n\n${blocks.join("\n")}`;
     const diagnostics: Diagnostic[] = [];
@@ -85,14 +88,29 @@ function zipOf(name: string, content: Buffer): Buffer {
   const n = Buffer.from(name);
   const crc = crc32(content);
   const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14); local.writeUInt32LE(data.length, 18); local.writeUInt32LE(content.length, 22); local.writeUInt16LE(n.length, 26);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(content.length, 22);
+  local.writeUInt16LE(n.length, 26);
   const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16); central.writeUInt32LE(data.length, 20); central.writeUInt32LE(content.length, 24); central.writeUInt16LE(n.length, 28);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(content.length, 24);
+  central.writeUInt16LE(n.length, 28);
   const end = Buffer.alloc(22);
   const cdOffset = local.length + n.length + data.length;
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(1, 8); end.writeUInt16LE(1, 10); end.writeUInt32LE(central.length + n.length, 12); end.writeUInt32LE(cdOffset, 16);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + n.length, 12);
+  end.writeUInt32LE(cdOffset, 16);
   return Buffer.concat([local, n, data, central, n, end]);
 }
 
@@ -108,7 +126,13 @@ describe("zip entry limits", () => {
     const bomb = write("bomb.zip", Buffer.alloc(8 * 1024 * 1024));
     const r = await readZip(bomb);
     expect(r.files.size).toBe(0);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ code: "PKG_ZIP_LIMIT", file: bomb, message: expect.stringMatching(/^entry `Files\/zeros.bin` expands \d+:1 .* the limit is 200:1/) })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "PKG_ZIP_LIMIT",
+        file: bomb,
+        message: expect.stringMatching(/^entry `Files\/zeros.bin` expands \d+:1 .* the limit is 200:1/),
+      }),
+    ]);
   });
 
   it("an entry over the size limit is refused; an incompressible one within the limits is read whole", async () => {

@@ -35,7 +35,10 @@ describe("broken packages", () => {
 
   it("zip entry with `..`: PKG_ZIP_ESCAPE naming the entry", async () => {
     const result = await translatePackage(join(FIXTURES, "zip-path-escape.zip"));
-    expect(only(result.diagnostics, "PKG_ZIP_ESCAPE")).toMatchObject({ file: join(FIXTURES, "zip-path-escape.zip"), message: expect.stringContaining("../../escaped.txt") });
+    expect(only(result.diagnostics, "PKG_ZIP_ESCAPE")).toMatchObject({
+      file: join(FIXTURES, "zip-path-escape.zip"),
+      message: expect.stringContaining("../../escaped.txt"),
+    });
     expect(result.model).toBeUndefined();
   });
 
@@ -51,7 +54,11 @@ describe("broken packages", () => {
     symlinkSync(join(dir, "..", `${basename(dir)}-operator.crt`), join(dir, "Files-ca.crt"));
     const result = await translatePackage(dir);
     expect(result.diagnostics.filter((d) => d.code === "PKG_NOT_REGULAR")).toEqual([
-      expect.objectContaining({ severity: "warning", file: join(dir, "Files-ca.crt"), message: expect.stringContaining("Files-ca.crt is a symbolic link or not a regular file") }),
+      expect.objectContaining({
+        severity: "warning",
+        file: join(dir, "Files-ca.crt"),
+        message: expect.stringContaining("Files-ca.crt is a symbolic link or not a regular file"),
+      }),
     ]);
   });
 

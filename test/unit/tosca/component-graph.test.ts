@@ -9,31 +9,77 @@ import type { ComputeVdu, ContainerVdu, Flavour, VnfModel } from "../../../trans
 
 function compute(id: string, over: Partial<ComputeVdu> = {}): ComputeVdu {
   return {
-    id, name: id, kind: "compute", minInstances: 1, maxInstances: 3, initialInstances: 1, instancesByLevel: { small: 1, large: 3 }, scaling: [],
-    virtualCompute: { memoryMib: 512, numCpus: 1, localStorageGib: [3], requestedFlavorNames: ["m1.small"] }, storageIds: [], ...over,
+    id,
+    name: id,
+    kind: "compute",
+    minInstances: 1,
+    maxInstances: 3,
+    initialInstances: 1,
+    instancesByLevel: { small: 1, large: 3 },
+    scaling: [],
+    virtualCompute: { memoryMib: 512, numCpus: 1, localStorageGib: [3], requestedFlavorNames: ["m1.small"] },
+    storageIds: [],
+    ...over,
   };
 }
 
 function flavour(over: Partial<Flavour> = {}): Flavour {
   return {
-    id: "simple", description: "", file: "f.yaml", vdus: [compute("VDU1", { storageIds: ["Vol1"], swImage: { name: "cirros", version: "0.5" } }), compute("VDU2")],
+    id: "simple",
+    description: "",
+    file: "f.yaml",
+    vdus: [compute("VDU1", { storageIds: ["Vol1"], swImage: { name: "cirros", version: "0.5" } }), compute("VDU2")],
     storages: [{ id: "Vol1", sizeGib: 2 }],
-    cps: [{ id: "CP1", vduId: "VDU1", layerProtocols: ["ipv4"], externalRequirement: "virtual_link_external", order: 0 }, { id: "CP2", vduId: "VDU2", virtualLinkId: "VL1", layerProtocols: ["ipv4"] }],
+    cps: [
+      { id: "CP1", vduId: "VDU1", layerProtocols: ["ipv4"], externalRequirement: "virtual_link_external", order: 0 },
+      { id: "CP2", vduId: "VDU2", virtualLinkId: "VL1", layerProtocols: ["ipv4"] },
+    ],
     vls: [{ id: "VL1", layerProtocols: ["ipv4"], cidr: "10.0.0.0/24", ipVersion: "ipv4", bitrateByLevel: {} }],
-    aspects: [], instantiationLevels: [{ id: "small", scaleInfo: {}, isDefault: true }, { id: "large", scaleInfo: {}, isDefault: false }], defaultInstantiationLevelId: "small",
-    placementGroups: [], affinityRules: [{ id: "apart", kind: "anti-affinity", scope: "nfvi_node", targets: ["G"], vduIds: ["VDU1", "VDU2"] }],
-    lcmHooks: [], defaultLcmOperations: [], externalLinks: [{ name: "virtual_link_external", cpId: "CP1", requirement: "virtual_link" }], ...over,
+    aspects: [],
+    instantiationLevels: [
+      { id: "small", scaleInfo: {}, isDefault: true },
+      { id: "large", scaleInfo: {}, isDefault: false },
+    ],
+    defaultInstantiationLevelId: "small",
+    placementGroups: [],
+    affinityRules: [{ id: "apart", kind: "anti-affinity", scope: "nfvi_node", targets: ["G"], vduIds: ["VDU1", "VDU2"] }],
+    lcmHooks: [],
+    defaultLcmOperations: [],
+    externalLinks: [{ name: "virtual_link_external", cpId: "CP1", requirement: "virtual_link" }],
+    ...over,
   };
 }
 
 function model(...flavours: Flavour[]): VnfModel {
-  return { format: "sol001", vnf: { descriptorId: "d", descriptorVersion: "1", provider: "p", productName: "Prod", softwareVersion: "1", vnfmInfo: [], nodeType: "t" }, flavours, kubernetesManifests: [] };
+  return {
+    format: "sol001",
+    vnf: { descriptorId: "d", descriptorVersion: "1", provider: "p", productName: "Prod", softwareVersion: "1", vnfmInfo: [], nodeType: "t" },
+    flavours,
+    kubernetesManifests: [],
+  };
 }
 
 const request: InstantiateVnfRequest = {
   flavourId: "simple",
   instantiationLevelId: "large",
-  extVirtualLinks: [{ id: "net0", resourceId: "uuid-net0", extCps: [{ cpdId: "CP1", cpConfig: [{ cpProtocolData: [{ layerProtocol: "IP_OVER_ETHERNET", ipOverEthernet: { ipAddresses: [{ type: "IPV4", fixedAddresses: ["10.10.0.5"], subnetId: "uuid-sub" }] } }] }] }] }],
+  extVirtualLinks: [
+    {
+      id: "net0",
+      resourceId: "uuid-net0",
+      extCps: [
+        {
+          cpdId: "CP1",
+          cpConfig: [
+            {
+              cpProtocolData: [
+                { layerProtocol: "IP_OVER_ETHERNET", ipOverEthernet: { ipAddresses: [{ type: "IPV4", fixedAddresses: ["10.10.0.5"], subnetId: "uuid-sub" }] } },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
   extManagedVirtualLinks: [{ id: "m1", vnfVirtualLinkDescId: "VL1", resourceId: "uuid-vl1" }],
 };
 
@@ -41,7 +87,16 @@ describe("toComponentGraph", () => {
   it("plans a VM VNF: VDUs at the default level, volume, ports, network, server group", () => {
     const g = toComponentGraph(model(flavour()), "simple");
     expect(g.instantiationLevelId).toBe("small");
-    expect(g.nodes.map((n) => n.id)).toEqual(["component:vm-vnf", "vdu:VDU1", "vdu:VDU2", "volume:Vol1", "network:VL1", "port:CP1", "port:CP2", "server-group:apart"]);
+    expect(g.nodes.map((n) => n.id)).toEqual([
+      "component:vm-vnf",
+      "vdu:VDU1",
+      "vdu:VDU2",
+      "volume:Vol1",
+      "network:VL1",
+      "port:CP1",
+      "port:CP2",
+      "server-group:apart",
+    ]);
     expect(g.nodes[1]).toMatchObject({ kind: "vdu", instances: 1, memoryMib: 512, numCpus: 1, rootDiskGib: 3, flavorName: "m1.small", imageName: "cirros" });
     const nonContains = g.edges.filter((e) => e.kind !== "contains");
     expect(nonContains).toEqual([
@@ -66,13 +121,30 @@ describe("toComponentGraph", () => {
   });
 
   it("chooses the component from the Mgmt Driver, then the VDU kinds", () => {
-    const hook = (file: string) => [{ operation: "instantiate_end", artifact: "a", file, artifactType: "tosca.artifacts.Implementation.Python", dependencies: [] }];
+    const hook = (file: string) => [
+      { operation: "instantiate_end", artifact: "a", file, artifactType: "tosca.artifacts.Implementation.Python", dependencies: [] },
+    ];
     const kind = (f: Flavour) => planComponentGraph(model(f), "simple").graph!.nodes[0];
     expect(kind(flavour({ lcmHooks: hook("Scripts/kubernetes_mgmt.py") }))).toMatchObject({ component: "kubernetes-cluster" });
     expect(kind(flavour({ lcmHooks: hook("Scripts/private_registry_mgmt.py") }))).toMatchObject({ component: "private-registry" });
-    const container: ContainerVdu = { id: "C", name: "web", kind: "container", minInstances: 1, maxInstances: 1, initialInstances: 1, instancesByLevel: {}, scaling: [], containers: [], labels: {}, servicePorts: [] };
+    const container: ContainerVdu = {
+      id: "C",
+      name: "web",
+      kind: "container",
+      minInstances: 1,
+      maxInstances: 1,
+      initialInstances: 1,
+      instancesByLevel: {},
+      scaling: [],
+      containers: [],
+      labels: {},
+      servicePorts: [],
+    };
     expect(kind(flavour({ vdus: [container], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "container-vnf" });
-    expect(kind(flavour({ vdus: [container, compute("VM")], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "vm-vnf", reason: expect.stringContaining("mixed") });
+    expect(kind(flavour({ vdus: [container, compute("VM")], cps: [], storages: [], affinityRules: [] }))).toMatchObject({
+      component: "vm-vnf",
+      reason: expect.stringContaining("mixed"),
+    });
     // A Vdu.Compute with a container image is a container VDU: virtual_compute sizes the container.
     const sized = compute("WEB", { swImage: { name: "registry.example/web", version: "1.2.3", containerFormat: "docker" } });
     expect(kind(flavour({ vdus: [container, sized], cps: [], storages: [], affinityRules: [] }))).toMatchObject({ component: "container-vnf" });
@@ -81,7 +153,12 @@ describe("toComponentGraph", () => {
   });
 
   it("reports every mismatch between request and model", () => {
-    const bad: InstantiateVnfRequest = { ...request, flavourId: "other", extVirtualLinks: [{ id: "n", resourceId: "r", extCps: [{ cpdId: "CP9", cpConfig: [] }] }], extManagedVirtualLinks: [{ id: "m", vnfVirtualLinkDescId: "VL9", resourceId: "r" }] };
+    const bad: InstantiateVnfRequest = {
+      ...request,
+      flavourId: "other",
+      extVirtualLinks: [{ id: "n", resourceId: "r", extCps: [{ cpdId: "CP9", cpConfig: [] }] }],
+      extManagedVirtualLinks: [{ id: "m", vnfVirtualLinkDescId: "VL9", resourceId: "r" }],
+    };
     const { diagnostics } = planComponentGraph(model(flavour()), "simple", bad);
     expect(diagnostics.map((d) => d.message)).toEqual([
       "the instantiate request is for flavour `other`, not `simple`",
@@ -90,7 +167,9 @@ describe("toComponentGraph", () => {
     ]);
     expect(() => toComponentGraph(model(flavour()), "simple", bad)).toThrow(DiagnosticError);
     expect(() => toComponentGraph(model(flavour()), "nope")).toThrow(/flavour `nope` does not exist/);
-    expect(planComponentGraph(model(flavour()), "simple", { flavourId: "simple", instantiationLevelId: "huge" }).diagnostics[0].message).toContain("`huge` does not exist");
+    expect(planComponentGraph(model(flavour()), "simple", { flavourId: "simple", instantiationLevelId: "huge" }).diagnostics[0].message).toContain(
+      "`huge` does not exist",
+    );
   });
 
   it("is pure: the same input gives the same graph and the model is not changed", () => {
@@ -102,7 +181,10 @@ describe("toComponentGraph", () => {
 });
 
 describe("diagrams", () => {
-  const g = toComponentGraph(model(flavour({ lcmHooks: [{ operation: "heal_end", artifact: "a", file: "Scripts/x.py", artifactType: "", dependencies: [] }] })), "simple");
+  const g = toComponentGraph(
+    model(flavour({ lcmHooks: [{ operation: "heal_end", artifact: "a", file: "Scripts/x.py", artifactType: "", dependencies: [] }] })),
+    "simple",
+  );
 
   it("mermaid draws every relation, and containment only for otherwise unconnected nodes", () => {
     const text = renderMermaid(g);
@@ -115,7 +197,7 @@ describe("diagrams", () => {
 
   it("dot puts the resources in the component's cluster", () => {
     const text = renderDot(g);
-    expect(text).toContain('subgraph cluster_component {');
+    expect(text).toContain("subgraph cluster_component {");
     expect(text).toContain('"port:CP2" -> "network:VL1" [label="attaches"];');
     expect(text).not.toContain("contains");
   });

@@ -14,7 +14,8 @@ describe("readInstantiateRequest", () => {
   });
 
   it("accepts `#` comments from Tacker's guides with a warning at each", () => {
-    const text = '{\n"flavourId": "simple",\n"extVirtualLinks": [{\n"id": "net0",\n"resourceId": "f0c8", #Set the uuid of the network to use\n"extCps": [{"cpdId": "CP1", "cpConfig": [{"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET"}]}]}]\n}]\n}\n';
+    const text =
+      '{\n"flavourId": "simple",\n"extVirtualLinks": [{\n"id": "net0",\n"resourceId": "f0c8", #Set the uuid of the network to use\n"extCps": [{"cpdId": "CP1", "cpConfig": [{"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET"}]}]}]\n}]\n}\n';
     const result = readInstantiateRequest(text, "param.json");
     expect(result.request?.extVirtualLinks?.[0].resourceId).toBe("f0c8");
     expect(result.diagnostics.map((d) => [d.severity, d.code, d.line, d.column])).toEqual([["warning", "REQUEST_JSON_COMMENT", 5, 23]]);
@@ -25,7 +26,8 @@ describe("readInstantiateRequest", () => {
   });
 
   it("locates missing fields, wrong types and bad values", () => {
-    const text = '{\n  "instantiationLevelId": 3,\n  "extVirtualLinks": [\n    {"id": "n", "extCps": [{"cpdId": "CP1", "cpConfig": [{"cpProtocolData": [{"layerProtocol": "ETHERNET"}]}]}]}\n  ]\n}\n';
+    const text =
+      '{\n  "instantiationLevelId": 3,\n  "extVirtualLinks": [\n    {"id": "n", "extCps": [{"cpdId": "CP1", "cpConfig": [{"cpProtocolData": [{"layerProtocol": "ETHERNET"}]}]}]}\n  ]\n}\n';
     const result = readInstantiateRequest(text, "p.json");
     expect(result.request).toBeUndefined();
     expect(result.diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([

@@ -29,14 +29,24 @@ function expectTolerated(files: Files, leniency: string, code: string, at: strin
 
 describe("leniencies", () => {
   it("L1: a URL import uses the same-named file next to the importer", () => {
-    const files = edit(base, VNFD, "  - etsi_nfv_sol001_common_types.yaml\n", "  - https://forge.etsi.org/rep/nfv/SOL001/raw/v2.6.1/etsi_nfv_sol001_common_types.yaml\n");
+    const files = edit(
+      base,
+      VNFD,
+      "  - etsi_nfv_sol001_common_types.yaml\n",
+      "  - https://forge.etsi.org/rep/nfv/SOL001/raw/v2.6.1/etsi_nfv_sol001_common_types.yaml\n",
+    );
     expect(errorsOf(files)).toEqual([]);
     const missing = edit(base, VNFD, "  - etsi_nfv_sol001_common_types.yaml\n", "  - https://example.com/other_types.yaml\n");
     expect(errorsOf(missing).map((d) => d.code)).toContain("IMPORT_NOT_FOUND");
   });
 
   it("L2: a version may be a YAML number", () => {
-    const files = edit(base, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      version:\n        type: version\n        default: 1.0\n\ntopology_template:\n");
+    const files = edit(
+      base,
+      VNFD,
+      "topology_template:\n",
+      "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      version:\n        type: version\n        default: 1.0\n\ntopology_template:\n",
+    );
     expect(errorsOf(files)).toEqual([]);
     const bad = edit(files, VNFD, "default: 1.0", "default: one");
     expect(errorsOf(bad).map((d) => d.code)).toEqual(["VALUE_TYPE"]);
@@ -50,7 +60,9 @@ describe("leniencies", () => {
   });
 
   it("L4: `requirements:` with every entry commented out is no requirement", () => {
-    expect(errorsOf(edit(base, VNFD, "      requirements:\n        - virtual_storage: Storage1\n", "      requirements:\n        # - virtual_storage: Storage1\n"))).toEqual([]);
+    expect(
+      errorsOf(edit(base, VNFD, "      requirements:\n        - virtual_storage: Storage1\n", "      requirements:\n        # - virtual_storage: Storage1\n")),
+    ).toEqual([]);
   });
 
   it("L5: undeclared substitution requirement names and `[]` are accepted", () => {
@@ -66,15 +78,27 @@ describe("leniencies", () => {
   });
 
   it("L7: an operation written as [] is declared without implementation", () => {
-    const result = translateSource(memory(edit(base, VNFD, "          instantiate_end:\n            implementation: hook\n", "          instantiate_end: []\n")));
+    const result = translateSource(
+      memory(edit(base, VNFD, "          instantiate_end:\n            implementation: hook\n", "          instantiate_end: []\n")),
+    );
     expect(result.diagnostics).toEqual([]);
     expect(result.model?.flavours[0].defaultLcmOperations).toEqual(["instantiate_end"]);
     expect(result.model?.flavours[0].lcmHooks).toEqual([]);
   });
 
   it("L8: a derived type's property definition replaces the inherited one", () => {
-    const files = edit(base, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      vnfm_info:\n        type: list\n        entry_schema:\n          type: string\n          constraints: [ valid_values: [ Tacker ] ]\n\ntopology_template:\n");
-    const derived = edit(edit(files, VNFD, "      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"), VNFD, "vnfm_info: [ 'etsivnfm:v2.6.1' ]", "vnfm_info: [ Tacker ]");
+    const files = edit(
+      base,
+      VNFD,
+      "topology_template:\n",
+      "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      vnfm_info:\n        type: list\n        entry_schema:\n          type: string\n          constraints: [ valid_values: [ Tacker ] ]\n\ntopology_template:\n",
+    );
+    const derived = edit(
+      edit(files, VNFD, "      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"),
+      VNFD,
+      "vnfm_info: [ 'etsivnfm:v2.6.1' ]",
+      "vnfm_info: [ Tacker ]",
+    );
     expect(errorsOf(derived)).toEqual([]);
     // Tacker does not match the ETSI pattern of the base type.
     expect(errorsOf(edit(base, VNFD, "vnfm_info: [ 'etsivnfm:v2.6.1' ]", "vnfm_info: [ Tacker ]")).map((d) => d.code)).toEqual(["VALUE_CONSTRAINT"]);
@@ -82,7 +106,12 @@ describe("leniencies", () => {
 
   it("L9: a substitution property violating the type's constraint is a warning", () => {
     const files = edit(base, VNFD, "      flavour_id: simple\n", "      flavour_id: 'has space'\n");
-    const withType = edit(files, VNFD, "topology_template:\n", "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      flavour_id:\n        type: string\n        constraints: [ valid_values: [ simple ] ]\n\ntopology_template:\n");
+    const withType = edit(
+      files,
+      VNFD,
+      "topology_template:\n",
+      "node_types:\n  my.VNF:\n    derived_from: tosca.nodes.nfv.VNF\n    properties:\n      flavour_id:\n        type: string\n        constraints: [ valid_values: [ simple ] ]\n\ntopology_template:\n",
+    );
     const result = translateSource(memory(edit(withType, VNFD, "    node_type: tosca.nodes.nfv.VNF", "    node_type: my.VNF")));
     expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([["warning", "SUBSTITUTION_CONSTRAINT"]]);
   });
@@ -95,7 +124,10 @@ describe("leniencies", () => {
   it("L11: the only root YAML of a package without TOSCA.meta or .mf is the entry", () => {
     const files: Files = new Map([...base].filter(([f]) => f !== "TOSCA-Metadata/TOSCA.meta" && f !== VNFD));
     // Moved to the root: imports and artifact paths are relative to the file.
-    const vnfd = base.get(VNFD)!.replace(/^( {2}- )(etsi_nfv_sol001_\w+\.yaml)$/gm, "$1Definitions/$2").replace("../Scripts/hook.py", "Scripts/hook.py");
+    const vnfd = base
+      .get(VNFD)!
+      .replace(/^( {2}- )(etsi_nfv_sol001_\w+\.yaml)$/gm, "$1Definitions/$2")
+      .replace("../Scripts/hook.py", "Scripts/hook.py");
     files.set("vnfd.yaml", vnfd);
     const result = expectTolerated(files, "L11", "PKG_NO_ENTRY_DEFINITIONS", "tosca_definitions_version", "vnfd.yaml");
     expect(result.model?.flavours.map((f) => f.id)).toEqual(["simple"]);
@@ -121,7 +153,17 @@ describe("leniencies", () => {
   });
 
   it("L14: deltas that are not step deltas, or a missing step delta, are warnings", () => {
-    expectTolerated(edit(base, VNFD, "          deltas:\n            delta_1:", "          deltas:\n            delta_1:\n              number_of_instances: 1\n            delta_9:"), "L14", "POLICY_UNKNOWN_DELTA", "delta_9:");
+    expectTolerated(
+      edit(
+        base,
+        VNFD,
+        "          deltas:\n            delta_1:",
+        "          deltas:\n            delta_1:\n              number_of_instances: 1\n            delta_9:",
+      ),
+      "L14",
+      "POLICY_UNKNOWN_DELTA",
+      "delta_9:",
+    );
     const missing = edit(base, VNFD, "          deltas:\n            delta_1:", "          deltas:\n            delta_2:");
     const result = translateSource(memory(missing));
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
@@ -129,14 +171,16 @@ describe("leniencies", () => {
   });
 
   it("L15: data and capability types declared under node_types are read as such, one warning per file", () => {
-    const types = "node_types:\n  my.datatypes.Port:\n    derived_from: tosca.datatypes.Root\n    properties:\n      number: {type: integer}\n  my.datatypes.Ports:\n    derived_from: my.datatypes.Port\n  my.capabilities.Socket:\n    derived_from: tosca.capabilities.Root\n\ntopology_template:\n";
+    const types =
+      "node_types:\n  my.datatypes.Port:\n    derived_from: tosca.datatypes.Root\n    properties:\n      number: {type: integer}\n  my.datatypes.Ports:\n    derived_from: my.datatypes.Port\n  my.capabilities.Socket:\n    derived_from: tosca.capabilities.Root\n\ntopology_template:\n";
     const files = edit(base, VNFD, "topology_template:\n", types);
     const result = expectTolerated(files, "L15", "TYPE_WRONG_SECTION", "  my.datatypes.Port:");
     expect(result.diagnostics[0].message).toContain("`my.datatypes.Port` and 2 more (my.datatypes.Ports, my.capabilities.Socket)");
   });
 
   it("L16: an unknown data type in a type's property definition is refused only when a value is given", () => {
-    const types = "data_types:\n  my.Data:\n    derived_from: tosca.datatypes.Root\n    properties:\n      pool: {type: my.Undeclared, required: false}\n\ntopology_template:\n";
+    const types =
+      "data_types:\n  my.Data:\n    derived_from: tosca.datatypes.Root\n    properties:\n      pool: {type: my.Undeclared, required: false}\n\ntopology_template:\n";
     expectTolerated(edit(base, VNFD, "topology_template:\n", types), "L16", "TYPE_UNKNOWN", "my.Undeclared");
     const inputType = edit(base, VNFD, "  inputs:\n", "  inputs:\n    x: {type: my.Undeclared}\n");
     expect(errorsOf(inputType).map((d) => d.code)).toEqual(["TYPE_UNKNOWN"]);
@@ -146,12 +190,22 @@ describe("leniencies", () => {
     const files = edit(base, VNFD, "      default: simple\n", "      default: { get_input: selected_flavour }\n");
     expectTolerated(files, "L17", "FUNCTION_SYNTAX", "default: { get_input");
     // Deeper inside a default it is not the sample's idiom: an error that does not deny the input exists.
-    const nested = edit(base, VNFD, "  inputs:\n", "  inputs:\n    other:\n      type: list\n      entry_schema: { type: string }\n      default: [ { get_input: selected_flavour } ]\n");
+    const nested = edit(
+      base,
+      VNFD,
+      "  inputs:\n",
+      "  inputs:\n    other:\n      type: list\n      entry_schema: { type: string }\n      default: [ { get_input: selected_flavour } ]\n",
+    );
     expect(errorsOf(nested).map((d) => [d.code, d.message])).toEqual([["FUNCTION_SYNTAX", expect.stringContaining("not evaluated here")]]);
   });
 
   it("L18: an artifact of an undeclared type in a node template is a warning", () => {
-    const files = edit(base, VNFD, "    VDU1:\n", "    VDU1:\n      artifacts:\n        extra:\n          type: my.artifacts.Undeclared\n          file: ../Scripts/hook.py\n");
+    const files = edit(
+      base,
+      VNFD,
+      "    VDU1:\n",
+      "    VDU1:\n      artifacts:\n        extra:\n          type: my.artifacts.Undeclared\n          file: ../Scripts/hook.py\n",
+    );
     expectTolerated(files, "L18", "TEMPLATE_UNKNOWN_TYPE", "my.artifacts.Undeclared");
   });
 
@@ -161,11 +215,37 @@ describe("leniencies", () => {
   });
 
   it("L20: a substitution requirement naming no node template is ignored", () => {
-    const result = expectTolerated(edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ CP9, virtual_link ]"), "L20", "TEMPLATE_DANGLING_REQUIREMENT", "CP9");
+    const result = expectTolerated(
+      edit(base, VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ CP9, virtual_link ]"),
+      "L20",
+      "TEMPLATE_DANGLING_REQUIREMENT",
+      "CP9",
+    );
     expect(result.model?.flavours[0].externalLinks).toEqual([]);
   });
 
   it("the list and the tests agree", () => {
-    expect(LENIENCIES.map((l) => l.id)).toEqual(["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10", "L11", "L12", "L13", "L14", "L15", "L16", "L17", "L18", "L19", "L20"]);
+    expect(LENIENCIES.map((l) => l.id)).toEqual([
+      "L1",
+      "L2",
+      "L3",
+      "L4",
+      "L5",
+      "L6",
+      "L7",
+      "L8",
+      "L9",
+      "L10",
+      "L11",
+      "L12",
+      "L13",
+      "L14",
+      "L15",
+      "L16",
+      "L17",
+      "L18",
+      "L19",
+      "L20",
+    ]);
   });
 });

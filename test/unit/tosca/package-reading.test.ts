@@ -14,7 +14,12 @@ const sha = (alg: string, text: string) => createHash(alg).update(text).digest("
 
 describe("TOSCA.meta and manifests", () => {
   it("reads both Content-Type spellings and algorithms in any case", () => {
-    const meta = parseMetaFile("TOSCA-Meta-File-Version: 1.0\nEntry-Definitions: a.yaml\n\nName: x\nContent-type: text/plain\nAlgorithm: sha-512\nHash: AB\n", "m", "m", []);
+    const meta = parseMetaFile(
+      "TOSCA-Meta-File-Version: 1.0\nEntry-Definitions: a.yaml\n\nName: x\nContent-type: text/plain\nAlgorithm: sha-512\nHash: AB\n",
+      "m",
+      "m",
+      [],
+    );
     expect(meta.header.get("Entry-Definitions")).toEqual({ value: "a.yaml", line: 2 });
     expect(meta.artifacts).toEqual([{ name: "x", contentType: "text/plain", algorithm: "SHA-512", hash: "AB", line: 4, file: "m" }]);
   });
@@ -27,7 +32,12 @@ describe("TOSCA.meta and manifests", () => {
   });
 
   it("verifies artifacts listed in the ETSI-Entry-Manifest", () => {
-    const withManifest = edit(base, META, "Entry-Definitions: Definitions/vnfd.yaml\n", "Entry-Definitions: Definitions/vnfd.yaml\nETSI-Entry-Manifest: vnfd.mf\n");
+    const withManifest = edit(
+      base,
+      META,
+      "Entry-Definitions: Definitions/vnfd.yaml\n",
+      "Entry-Definitions: Definitions/vnfd.yaml\nETSI-Entry-Manifest: vnfd.mf\n",
+    );
     withManifest.set("vnfd.mf", `metadata:\n  vnf_provider_id: Fixture\n\nSource: Scripts/hook.py\nAlgorithm: SHA-256\nHash: ${"0".repeat(64)}\n`);
     const d = translateSource(memory(withManifest)).diagnostics;
     expect(d.map((x) => [x.code, x.file, x.line])).toEqual([["PKG_HASH_MISMATCH", "pkg/vnfd.mf", 4]]);
@@ -50,7 +60,10 @@ describe("imports", () => {
   it("resolves imports relative to the importing file", () => {
     const files = edit(base, VNFD, "  - etsi_nfv_sol001_vnfd_types.yaml\n", "  - etsi_nfv_sol001_vnfd_types.yaml\n  - sub/extra.yaml\n");
     files.set("Definitions/sub/extra.yaml", "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - more.yaml\n");
-    files.set("Definitions/sub/more.yaml", "tosca_definitions_version: tosca_simple_yaml_1_2\ndata_types:\n  my.Data:\n    derived_from: tosca.datatypes.Root\n");
+    files.set(
+      "Definitions/sub/more.yaml",
+      "tosca_definitions_version: tosca_simple_yaml_1_2\ndata_types:\n  my.Data:\n    derived_from: tosca.datatypes.Root\n",
+    );
     expect(translateSource(memory(files)).diagnostics).toEqual([]);
   });
 

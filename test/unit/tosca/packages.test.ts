@@ -31,14 +31,28 @@ const counts = (f: Flavour) => ({ vdus: f.vdus.length, cps: f.cps.length, vls: f
 describe("helloworld3 (helloworld3_df_simple.yaml)", () => {
   it("reads the VNF, VDUs, CPs, VL, storage and levels", async () => {
     const m = await model("helloworld3");
-    expect(m.vnf).toMatchObject({ descriptorId: "b1bb0ce7-ebca-4fa7-95ed-4840d70a1177", provider: "Company", productName: "Sample VNF", softwareVersion: "1.0", descriptorVersion: "1.0", vnfmInfo: ["Tacker"] });
+    expect(m.vnf).toMatchObject({
+      descriptorId: "b1bb0ce7-ebca-4fa7-95ed-4840d70a1177",
+      provider: "Company",
+      productName: "Sample VNF",
+      softwareVersion: "1.0",
+      descriptorVersion: "1.0",
+      vnfmInfo: ["Tacker"],
+    });
     expect(m.flavours.map((f) => f.id)).toEqual(["simple"]);
     const f = flavour(m, "simple");
     expect(counts(f)).toEqual({ vdus: 2, cps: 3, vls: 1, storages: 1 });
     const [vdu1, vdu2] = f.vdus as ComputeVdu[];
     expect(vdu1).toMatchObject({ id: "VDU1", kind: "compute", minInstances: 1, maxInstances: 1, initialInstances: 1 });
     expect(vdu1.virtualCompute).toEqual({ memoryMib: 512, numCpus: 1, localStorageGib: [3], requestedFlavorNames: [] });
-    expect(vdu1.swImage).toMatchObject({ name: "Software of VDU1", version: "0.5.2", diskFormat: "qcow2", minDiskGib: 1, sizeGib: 1, artifactFile: "Files/images/cirros-0.5.2-x86_64-disk.img" });
+    expect(vdu1.swImage).toMatchObject({
+      name: "Software of VDU1",
+      version: "0.5.2",
+      diskFormat: "qcow2",
+      minDiskGib: 1,
+      sizeGib: 1,
+      artifactFile: "Files/images/cirros-0.5.2-x86_64-disk.img",
+    });
     expect(vdu2).toMatchObject({ minInstances: 1, maxInstances: 3, initialDelta: 1, storageIds: ["VirtualStorage"] });
     expect(vdu2.instancesByLevel).toEqual({ instantiation_level_1: 1, instantiation_level_2: 3 });
     expect(vdu2.scaling).toEqual([{ aspectId: "worker_instance", stepDeltas: [1, 1], instancesByScaleLevel: [1, 2, 3] }]);
@@ -63,9 +77,18 @@ describe("kubernetes_vnf_package (sample_kubernetes_df_*.yaml)", () => {
     expect(m.vnf.descriptorId).toBe("b1db0ce7-ebca-1fb7-95ed-4840d70a1163");
     expect(m.flavours.map((f) => f.id).sort()).toEqual(["complex", "podaffinity", "simple"]);
     const expected = {
-      simple: { master: [1, 3, { instantiation_level_1: 1, instantiation_level_2: 3 }], worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }] },
-      complex: { master: [3, 5, { instantiation_level_1: 3, instantiation_level_2: 5 }], worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }] },
-      podaffinity: { master: [3, 5, { instantiation_level_1: 3, instantiation_level_2: 5 }], worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }] },
+      simple: {
+        master: [1, 3, { instantiation_level_1: 1, instantiation_level_2: 3 }],
+        worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }],
+      },
+      complex: {
+        master: [3, 5, { instantiation_level_1: 3, instantiation_level_2: 5 }],
+        worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }],
+      },
+      podaffinity: {
+        master: [3, 5, { instantiation_level_1: 3, instantiation_level_2: 5 }],
+        worker: [2, 4, { instantiation_level_1: 2, instantiation_level_2: 4 }],
+      },
     } as const;
     for (const [id, e] of Object.entries(expected)) {
       const f = flavour(m, id);
@@ -80,10 +103,17 @@ describe("kubernetes_vnf_package (sample_kubernetes_df_*.yaml)", () => {
         { name: "virtual_link_external1_2", cpId: "workerNode_CP2", requirement: "virtual_link" },
       ]);
       expect(Object.fromEntries(f.lcmHooks.map((h) => [h.operation, h.file]))).toEqual({
-        instantiate_end: "Scripts/kubernetes_mgmt.py", terminate_end: "Scripts/kubernetes_mgmt.py", heal_start: "Scripts/kubernetes_mgmt.py",
-        heal_end: "Scripts/kubernetes_mgmt.py", scale_start: "Scripts/kubernetes_mgmt.py", scale_end: "Scripts/kubernetes_mgmt.py",
+        instantiate_end: "Scripts/kubernetes_mgmt.py",
+        terminate_end: "Scripts/kubernetes_mgmt.py",
+        heal_start: "Scripts/kubernetes_mgmt.py",
+        heal_end: "Scripts/kubernetes_mgmt.py",
+        scale_start: "Scripts/kubernetes_mgmt.py",
+        scale_end: "Scripts/kubernetes_mgmt.py",
       });
-      expect(f.aspects.map((a) => [a.id, a.maxScaleLevel, a.vduIds])).toEqual([["master_instance", 2, ["masterNode"]], ["worker_instance", 2, ["workerNode"]]]);
+      expect(f.aspects.map((a) => [a.id, a.maxScaleLevel, a.vduIds])).toEqual([
+        ["master_instance", 2, ["masterNode"]],
+        ["worker_instance", 2, ["workerNode"]],
+      ]);
     }
     expect(flavour(m, "simple").description).toBe("A simple flavour");
   });
@@ -94,7 +124,12 @@ describe("kubernetes_vnf_package (sample_kubernetes_df_*.yaml)", () => {
     expect(result.model).toBeUndefined();
     const errors = result.diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => [d.code, d.file, d.line, d.column])).toEqual([
-      ["TEMPLATE_REQUIREMENT_OCCURRENCES", join(PUBLISHED_KUBERNETES_PACKAGE, top), positionOf(readFileSync(join(PUBLISHED_KUBERNETES_PACKAGE, top), "utf8"), "    VNF:\n").line, 5],
+      [
+        "TEMPLATE_REQUIREMENT_OCCURRENCES",
+        join(PUBLISHED_KUBERNETES_PACKAGE, top),
+        positionOf(readFileSync(join(PUBLISHED_KUBERNETES_PACKAGE, top), "utf8"), "    VNF:\n").line,
+        5,
+      ],
     ]);
     const [e] = errors;
     expect(e.message).toContain("node template `VNF` gives requirement `virtual_link_internal` 0 time(s), outside its occurrences [1, UNBOUNDED]");
@@ -102,16 +137,24 @@ describe("kubernetes_vnf_package (sample_kubernetes_df_*.yaml)", () => {
     expect(e.message).toContain('"Relationship "virtual_link_internal" in template "VNF" has a wrong number of occurrences"');
     expect(e.message).toContain("`occurrences: [ 0, 1 ]` on `virtual_link_internal` in the requirements of `company.provider.VNF`");
     // The same with --strict: no leniency is involved.
-    expect((await translatePackage(PUBLISHED_KUBERNETES_PACKAGE, { strict: true })).diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(["TEMPLATE_REQUIREMENT_OCCURRENCES"]);
+    expect(
+      (await translatePackage(PUBLISHED_KUBERNETES_PACKAGE, { strict: true })).diagnostics.filter((d) => d.severity === "error").map((d) => d.code),
+    ).toEqual(["TEMPLATE_REQUIREMENT_OCCURRENCES"]);
   });
 
   it("with upstream Tacker's fix, is accepted: only the three warnings that the Mgmt Driver script is not shipped", async () => {
     const dir = kubernetesPackage();
-    expect(readFileSync(join(dir, KUBERNETES_TYPES_FILE), "utf8")).toContain(`      - virtual_link_internal:\n          capability: tosca.capabilities.nfv.VirtualLinkable\n${KUBERNETES_FIX}`);
+    expect(readFileSync(join(dir, KUBERNETES_TYPES_FILE), "utf8")).toContain(
+      `      - virtual_link_internal:\n          capability: tosca.capabilities.nfv.VirtualLinkable\n${KUBERNETES_FIX}`,
+    );
     expect(kubernetesPackage()).toBe(dir);
     const result = await translatePackage(dir);
     expect(result.model).toBeDefined();
-    expect(result.diagnostics.map((d) => [d.severity, d.code, d.line])).toEqual([["warning", "ARTIFACT_FILE_MISSING", 66], ["warning", "ARTIFACT_FILE_MISSING", 66], ["warning", "ARTIFACT_FILE_MISSING", 66]]);
+    expect(result.diagnostics.map((d) => [d.severity, d.code, d.line])).toEqual([
+      ["warning", "ARTIFACT_FILE_MISSING", 66],
+      ["warning", "ARTIFACT_FILE_MISSING", 66],
+      ["warning", "ARTIFACT_FILE_MISSING", 66],
+    ]);
   });
 });
 
@@ -162,8 +205,21 @@ describe("legacy-containerized", () => {
     const m = await model("legacy-containerized/tosca-vnfd-containerized.yaml");
     expect(m.format).toBe("tacker-legacy");
     const vdu = m.flavours[0].vdus[0];
-    expect(vdu).toMatchObject({ id: "VDU1", kind: "container", namespace: "default", serviceType: "ClusterIP", labels: { app: "webserver" }, servicePorts: [{ port: 80, targetPort: 80 }], autoscaling: { minReplicas: 1, maxReplicas: 10, targetCpuUtilizationPercentage: 50 }, minInstances: 1, maxInstances: 10, initialInstances: 1 });
-    expect(vdu.kind === "container" && vdu.containers).toEqual([{ name: "web_server", image: "k8s.gcr.io/hpa-example", cpu: 0.2, memoryBytes: 100e6, ports: [80], config: { param0: "key1", param1: "key2" } }]);
+    expect(vdu).toMatchObject({
+      id: "VDU1",
+      kind: "container",
+      namespace: "default",
+      serviceType: "ClusterIP",
+      labels: { app: "webserver" },
+      servicePorts: [{ port: 80, targetPort: 80 }],
+      autoscaling: { minReplicas: 1, maxReplicas: 10, targetCpuUtilizationPercentage: 50 },
+      minInstances: 1,
+      maxInstances: 10,
+      initialInstances: 1,
+    });
+    expect(vdu.kind === "container" && vdu.containers).toEqual([
+      { name: "web_server", image: "k8s.gcr.io/hpa-example", cpu: 0.2, memoryBytes: 100e6, ports: [80], config: { param0: "key1", param1: "key2" } },
+    ]);
   });
 
   it("two containers in one VDU", async () => {
@@ -173,6 +229,13 @@ describe("legacy-containerized", () => {
       ["front_end", "nginx", [80], 512e6],
       ["rss_reader", "nickchase/rss-php-nginx:v1", [88], 512e6],
     ]);
-    expect(vdu).toMatchObject({ serviceType: "NodePort", servicePorts: [{ port: 80, targetPort: 80 }, { port: 88, targetPort: 88 }], maxInstances: 3 });
+    expect(vdu).toMatchObject({
+      serviceType: "NodePort",
+      servicePorts: [
+        { port: 80, targetPort: 80 },
+        { port: 88, targetPort: 88 },
+      ],
+      maxInstances: 3,
+    });
   });
 });

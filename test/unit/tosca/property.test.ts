@@ -16,7 +16,11 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant("delete-line" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("duplicate-line" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("swap-lines" as const), at: fc.nat(), other: fc.nat() }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.constantFrom(":", "- ", "[", "{", "&a ", "*a", "'", '"', "\t", "  ", "\n", "null", "-1", "999999999999", "1 XB", "get_input: x") }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    text: fc.constantFrom(":", "- ", "[", "{", "&a ", "*a", "'", '"', "\t", "  ", "\n", "null", "-1", "999999999999", "1 XB", "get_input: x"),
+  }),
   fc.record({ kind: fc.constant("replace-word" as const), at: fc.nat(), text: fc.string({ maxLength: 8 }) }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
 );

@@ -50,58 +50,72 @@ function flavoured(): Files {
   const files = new Map(base);
   const vnfd = files.get(VNFD)!;
   files.delete(VNFD);
-  files.set("TOSCA-Metadata/TOSCA.meta", files.get("TOSCA-Metadata/TOSCA.meta")!.replace("Entry-Definitions: Definitions/vnfd.yaml", `Entry-Definitions: ${TOP}`));
-  files.set(TYPES, [
-    "tosca_definitions_version: tosca_simple_yaml_1_2",
-    "imports:",
-    "  - etsi_nfv_sol001_common_types.yaml",
-    "  - etsi_nfv_sol001_vnfd_types.yaml",
-    "node_types:",
-    "  my.VNF:",
-    "    derived_from: tosca.nodes.nfv.VNF",
-    "    requirements:",
-    "      - virtual_link_external:",
-    "          capability: tosca.capabilities.nfv.VirtualLinkable",
-    "",
-  ].join("\n"));
-  files.set(DF, vnfd
-    .replace("  - etsi_nfv_sol001_vnfd_types.yaml\n", "  - etsi_nfv_sol001_vnfd_types.yaml\n  - types.yaml\n")
-    .replace("    node_type: tosca.nodes.nfv.VNF\n", "    node_type: my.VNF\n")
-    .replace("      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"));
-  files.set(TOP, [
-    "tosca_definitions_version: tosca_simple_yaml_1_2",
-    "imports:",
-    "  - etsi_nfv_sol001_common_types.yaml",
-    "  - etsi_nfv_sol001_vnfd_types.yaml",
-    "  - types.yaml",
-    "  - df.yaml",
-    "topology_template:",
-    "  inputs:",
-    "    selected_flavour:",
-    "      type: string",
-    "  node_templates:",
-    "    VNF:",
-    "      type: my.VNF",
-    "      properties:",
-    "        flavour_id: { get_input: selected_flavour }",
-    "        descriptor_id: 0c1e0f4e-2d0b-4c43-8d2a-6d1f3a5b7c90",
-    "        descriptor_version: '1.0'",
-    "        provider: Fixture",
-    "        product_name: Fixture VNF",
-    "        software_version: '1.0'",
-    "        vnfm_info: [ 'etsivnfm:v2.6.1' ]",
-    "        flavour_description: top",
-    "      requirements:",
-    "        # - virtual_link_external: mapped in the flavour",
-    "",
-  ].join("\n"));
+  files.set(
+    "TOSCA-Metadata/TOSCA.meta",
+    files.get("TOSCA-Metadata/TOSCA.meta")!.replace("Entry-Definitions: Definitions/vnfd.yaml", `Entry-Definitions: ${TOP}`),
+  );
+  files.set(
+    TYPES,
+    [
+      "tosca_definitions_version: tosca_simple_yaml_1_2",
+      "imports:",
+      "  - etsi_nfv_sol001_common_types.yaml",
+      "  - etsi_nfv_sol001_vnfd_types.yaml",
+      "node_types:",
+      "  my.VNF:",
+      "    derived_from: tosca.nodes.nfv.VNF",
+      "    requirements:",
+      "      - virtual_link_external:",
+      "          capability: tosca.capabilities.nfv.VirtualLinkable",
+      "",
+    ].join("\n"),
+  );
+  files.set(
+    DF,
+    vnfd
+      .replace("  - etsi_nfv_sol001_vnfd_types.yaml\n", "  - etsi_nfv_sol001_vnfd_types.yaml\n  - types.yaml\n")
+      .replace("    node_type: tosca.nodes.nfv.VNF\n", "    node_type: my.VNF\n")
+      .replace("      type: tosca.nodes.nfv.VNF\n", "      type: my.VNF\n"),
+  );
+  files.set(
+    TOP,
+    [
+      "tosca_definitions_version: tosca_simple_yaml_1_2",
+      "imports:",
+      "  - etsi_nfv_sol001_common_types.yaml",
+      "  - etsi_nfv_sol001_vnfd_types.yaml",
+      "  - types.yaml",
+      "  - df.yaml",
+      "topology_template:",
+      "  inputs:",
+      "    selected_flavour:",
+      "      type: string",
+      "  node_templates:",
+      "    VNF:",
+      "      type: my.VNF",
+      "      properties:",
+      "        flavour_id: { get_input: selected_flavour }",
+      "        descriptor_id: 0c1e0f4e-2d0b-4c43-8d2a-6d1f3a5b7c90",
+      "        descriptor_version: '1.0'",
+      "        provider: Fixture",
+      "        product_name: Fixture VNF",
+      "        software_version: '1.0'",
+      "        vnfm_info: [ 'etsivnfm:v2.6.1' ]",
+      "        flavour_description: top",
+      "      requirements:",
+      "        # - virtual_link_external: mapped in the flavour",
+      "",
+    ].join("\n"),
+  );
   return files;
 }
 
 describe("requirement occurrences (tosca-parser ≥ 2.13)", () => {
   it("refuses a requirement given 0 times when its definition has no `occurrences` (default [1, UNBOUNDED]), naming Tacker's fix", () => {
     const e = expectRefused(singleFile(LINKABLE), VNFD, "VNF", "virtual_link_internal");
-    expect(e.message).toContain("0 time(s), outside its occurrences [1, UNBOUNDED] (the default: its definition in node type `my.VNF` (Definitions/vnfd.yaml) gives none)");
+    expect(e.message).toContain(
+      "0 time(s), outside its occurrences [1, UNBOUNDED] (the default: its definition in node type `my.VNF` (Definitions/vnfd.yaml) gives none)",
+    );
     expect(e.message).toContain("`occurrences: [ 0, 1 ]` on `virtual_link_internal` in the requirements of `my.VNF`");
   });
 
@@ -110,17 +124,34 @@ describe("requirement occurrences (tosca-parser ≥ 2.13)", () => {
   });
 
   it("refuses a requirement given more times than its upper bound", () => {
-    const files = edit(base, VNFD, "        - virtual_binding: VDU1\n        - virtual_link: VL1\n", "        - virtual_binding: VDU1\n        - virtual_link: VL1\n        - virtual_link: VL1\n");
+    const files = edit(
+      base,
+      VNFD,
+      "        - virtual_binding: VDU1\n        - virtual_link: VL1\n",
+      "        - virtual_binding: VDU1\n        - virtual_link: VL1\n        - virtual_link: VL1\n",
+    );
     const e = expectRefused(files, VNFD, "CP2", "virtual_link");
-    expect(e.message).toContain("gives requirement `virtual_link` 2 time(s), outside its occurrences [0, 1] (in node type `tosca.nodes.nfv.VduCp` (Definitions/etsi_nfv_sol001_vnfd_types.yaml))");
+    expect(e.message).toContain(
+      "gives requirement `virtual_link` 2 time(s), outside its occurrences [0, 1] (in node type `tosca.nodes.nfv.VduCp` (Definitions/etsi_nfv_sol001_vnfd_types.yaml))",
+    );
     expect(e.message).toContain("Give it at most 1 time(s)");
   });
 
   it("checks the requirements a type inherits, and an inherited entry a redefinition does not equal", () => {
-    const derived = edit(edit(singleFile(LINKABLE), VNFD, "\ntopology_template:\n", "  my.SubVNF:\n    derived_from: my.VNF\n\ntopology_template:\n"), VNFD, "      type: my.VNF\n", "      type: my.SubVNF\n");
+    const derived = edit(
+      edit(singleFile(LINKABLE), VNFD, "\ntopology_template:\n", "  my.SubVNF:\n    derived_from: my.VNF\n\ntopology_template:\n"),
+      VNFD,
+      "      type: my.VNF\n",
+      "      type: my.SubVNF\n",
+    );
     expect(expectRefused(derived, VNFD, "VNF", "virtual_link_internal").message).toContain("its definition in node type `my.VNF`");
     // my.SubVNF's own [0, 1] does not replace my.VNF's entry: tosca-parser checks both.
-    const redefined = edit(derived, VNFD, "    derived_from: my.VNF\n", `    derived_from: my.VNF\n    requirements:\n      - virtual_link_internal:\n${LINKABLE}          occurrences: [ 0, 1 ]\n`);
+    const redefined = edit(
+      derived,
+      VNFD,
+      "    derived_from: my.VNF\n",
+      `    derived_from: my.VNF\n    requirements:\n      - virtual_link_internal:\n${LINKABLE}          occurrences: [ 0, 1 ]\n`,
+    );
     expect(expectRefused(redefined, VNFD, "VNF", "virtual_link_internal").message).toContain("[1, UNBOUNDED]");
   });
 
@@ -136,14 +167,24 @@ describe("requirement occurrences (tosca-parser ≥ 2.13)", () => {
 
   it("counts the requirements of the flavour's first node template of the same type", () => {
     const unmapped = edit(flavoured(), DF, "    requirements:\n      virtual_link_external: [ CP1, virtual_link ]\n", "");
-    const given = edit(unmapped, DF, "        flavour_description: base fixture flavour\n", "        flavour_description: base fixture flavour\n      requirements:\n        - virtual_link_external: CP1\n");
+    const given = edit(
+      unmapped,
+      DF,
+      "        flavour_description: base fixture flavour\n",
+      "        flavour_description: base fixture flavour\n      requirements:\n        - virtual_link_external: CP1\n",
+    );
     expect(occurrenceErrors(given)).toEqual([]);
   });
 
   it("does not check node templates of flavour files (tosca-parser checks the entry's only)", () => {
     // df.yaml's own VNF node gives virtual_link_external 0 times; only the entry's node is counted, with the mapping.
     const extra = edit(flavoured(), DF, "    VDU2:\n", "    VNF2:\n      type: my.Unlinked\n    VDU2:\n");
-    const types = edit(extra, TYPES, "node_types:\n", "node_types:\n  my.Unlinked:\n    derived_from: tosca.nodes.Root\n    requirements:\n      - link:\n          capability: tosca.capabilities.nfv.VirtualLinkable\n");
+    const types = edit(
+      extra,
+      TYPES,
+      "node_types:\n",
+      "node_types:\n  my.Unlinked:\n    derived_from: tosca.nodes.Root\n    requirements:\n      - link:\n          capability: tosca.capabilities.nfv.VirtualLinkable\n",
+    );
     expect(occurrenceErrors(types)).toEqual([]);
   });
 
@@ -154,7 +195,12 @@ describe("requirement occurrences (tosca-parser ≥ 2.13)", () => {
 
   it("when several flavour files substitute the template, the last imported one counts", () => {
     const files = flavoured();
-    files.set("Definitions/df2.yaml", edit(files, DF, "    requirements:\n      virtual_link_external: [ CP1, virtual_link ]\n", "").get(DF)!.replace("flavour_id: simple", "flavour_id: other"));
+    files.set(
+      "Definitions/df2.yaml",
+      edit(files, DF, "    requirements:\n      virtual_link_external: [ CP1, virtual_link ]\n", "")
+        .get(DF)!
+        .replace("flavour_id: simple", "flavour_id: other"),
+    );
     const last = edit(files, TOP, "  - df.yaml\n", "  - df.yaml\n  - df2.yaml\n");
     expect(expectRefused(last, TOP, "VNF", "virtual_link_external").message).toContain("as flavour file `Definitions/df2.yaml` substitutes it");
     expect(occurrenceErrors(edit(files, TOP, "  - df.yaml\n", "  - df2.yaml\n  - df.yaml\n"))).toEqual([]);

@@ -44,23 +44,35 @@ describe("instances outside vdu_profile", () => {
       expect.stringContaining("3 instance(s) at instantiation level `large`"),
       expect.stringContaining("3 instance(s) at scale level 2 of aspect `vdu1_aspect`"),
     ]);
-    expect(warnings.map((d) => d.line)).toEqual([positionOf(narrow.get(VNFD)!, "    VDU1:").line, positionOf(narrow.get(VNFD)!, "    - VDU1_scaling_aspect_deltas:").line + 1]);
+    expect(warnings.map((d) => d.line)).toEqual([
+      positionOf(narrow.get(VNFD)!, "    VDU1:").line,
+      positionOf(narrow.get(VNFD)!, "    - VDU1_scaling_aspect_deltas:").line + 1,
+    ]);
   });
 
   it("refuse the instantiation at that level, not at the default one", () => {
     const model = translateSource(memory(narrow)).model!;
     const refused = planComponentGraph(model, "simple", { flavourId: "simple", instantiationLevelId: "large" });
-    expect(refused.diagnostics).toEqual([expect.objectContaining({
-      severity: "error", code: "INSTANCES_OUT_OF_RANGE", file: `pkg/${VNFD}`, line: positionOf(narrow.get(VNFD)!, "    VDU1:").line,
-      message: "cannot instantiate: VDU `VDU1` would have 3 instance(s) at instantiation level `large`, outside vdu_profile [1, 2]",
-    })]);
+    expect(refused.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "error",
+        code: "INSTANCES_OUT_OF_RANGE",
+        file: `pkg/${VNFD}`,
+        line: positionOf(narrow.get(VNFD)!, "    VDU1:").line,
+        message: "cannot instantiate: VDU `VDU1` would have 3 instance(s) at instantiation level `large`, outside vdu_profile [1, 2]",
+      }),
+    ]);
     expect(planComponentGraph(model, "simple", { flavourId: "simple", instantiationLevelId: "small" }).diagnostics).toEqual([]);
   });
 
   it("refuse the scale that reaches them, located; one step less is planned", () => {
     const flavour = flavourOf(narrow);
     const [d] = scaleError(flavour, 2).diagnostics;
-    expect(d).toMatchObject({ code: "SCALE_OUT_OF_PROFILE", file: `pkg/${VNFD}`, line: positionOf(narrow.get(VNFD)!, "    - VDU1_scaling_aspect_deltas:").line + 1 });
+    expect(d).toMatchObject({
+      code: "SCALE_OUT_OF_PROFILE",
+      file: `pkg/${VNFD}`,
+      line: positionOf(narrow.get(VNFD)!, "    - VDU1_scaling_aspect_deltas:").line + 1,
+    });
     expect(d.message).toContain("3 instances at scale level 2 of `vdu1_aspect`");
     expect(planScale({ flavour, currentLevels: {}, aspectId: "vdu1_aspect", steps: 1, type: "out" }).instances).toEqual({ VDU1: { from: 1, to: 2 } });
   });
@@ -77,7 +89,12 @@ describe("a missing step delta (L14)", () => {
 
 describe("a single VNFD file", () => {
   it("is validated alone: a broken flavour file next to it is not read", async () => {
-    const dir = writePackage(new Map(base).set("Definitions/broken_df.yaml", "tosca_definitions_version: tosca_simple_yaml_1_2\ntopology_template:\n  substitution_mappings: {node_type: x, x: 1, x: 2}\n"));
+    const dir = writePackage(
+      new Map(base).set(
+        "Definitions/broken_df.yaml",
+        "tosca_definitions_version: tosca_simple_yaml_1_2\ntopology_template:\n  substitution_mappings: {node_type: x, x: 1, x: 2}\n",
+      ),
+    );
     const alone = await translatePackage(join(dir, VNFD));
     expect(alone.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(alone.diagnostics.map((d) => d.file ?? "")).not.toContainEqual(expect.stringContaining("broken_df.yaml"));
@@ -89,12 +106,27 @@ describe("a single VNFD file", () => {
 
 describe("flavours Tacker looks for", () => {
   it("a substitution mapping [VnfExtCp, external_virtual_link] is an external link, not SOL001_BAD_TARGET", () => {
-    const extCp = "    ExtCP:\n      type: tosca.nodes.nfv.VnfExtCp\n      properties:\n        layer_protocols: [ ipv4 ]\n      requirements:\n        - internal_virtual_link: VL1\n\n    VDU1:\n";
-    const flavour = edit(edit(base, VNFD, "    VDU1:\n", extCp), VNFD, "virtual_link_external: [ CP1, virtual_link ]", "virtual_link_external: [ ExtCP, external_virtual_link ]");
+    const extCp =
+      "    ExtCP:\n      type: tosca.nodes.nfv.VnfExtCp\n      properties:\n        layer_protocols: [ ipv4 ]\n      requirements:\n        - internal_virtual_link: VL1\n\n    VDU1:\n";
+    const flavour = edit(
+      edit(base, VNFD, "    VDU1:\n", extCp),
+      VNFD,
+      "virtual_link_external: [ CP1, virtual_link ]",
+      "virtual_link_external: [ ExtCP, external_virtual_link ]",
+    );
     // In a flavour file, as Tacker's packages have it: in the entry file, tosca-parser ≥ 2.13 would
     // refuse ExtCP for giving `external_virtual_link` (no `occurrences`: [1, UNBOUNDED]) 0 times.
-    const files = new Map(flavour).set("Definitions/df.yaml", flavour.get(VNFD)!).set(VNFD, "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - etsi_nfv_sol001_common_types.yaml\n  - etsi_nfv_sol001_vnfd_types.yaml\n  - df.yaml\n");
-    expect(translateSource(memory(flavour)).diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.path])).toEqual([["TEMPLATE_REQUIREMENT_OCCURRENCES", "topology_template.node_templates.ExtCP"]]);
+    const files = new Map(flavour)
+      .set("Definitions/df.yaml", flavour.get(VNFD)!)
+      .set(
+        VNFD,
+        "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - etsi_nfv_sol001_common_types.yaml\n  - etsi_nfv_sol001_vnfd_types.yaml\n  - df.yaml\n",
+      );
+    expect(
+      translateSource(memory(flavour))
+        .diagnostics.filter((d) => d.severity === "error")
+        .map((d) => [d.code, d.path]),
+    ).toEqual([["TEMPLATE_REQUIREMENT_OCCURRENCES", "topology_template.node_templates.ExtCP"]]);
     const result = translateSource(memory(files));
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.model?.flavours[0].externalLinks).toEqual([{ name: "virtual_link_external", cpId: "ExtCP", requirement: "external_virtual_link" }]);
@@ -109,7 +141,9 @@ describe("flavours Tacker looks for", () => {
     const entry = "tosca_definitions_version: tosca_simple_yaml_1_2\nimports:\n  - etsi_nfv_sol001_common_types.yaml\n  - etsi_nfv_sol001_vnfd_types.yaml\n";
     files.set(VNFD, entry);
     const errors = translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error");
-    expect(errors).toEqual([expect.objectContaining({ code: "SOL001_NO_FLAVOUR", file: `pkg/${VNFD}`, line: 3, message: expect.stringContaining("No VNF flavours are available") })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: "SOL001_NO_FLAVOUR", file: `pkg/${VNFD}`, line: 3, message: expect.stringContaining("No VNF flavours are available") }),
+    ]);
     // Imported, the same flavour file is found.
     files.set(VNFD, entry.replace("imports:\n", "imports:\n  - df.yaml\n"));
     expect(translateSource(memory(files)).diagnostics.filter((d) => d.severity === "error")).toEqual([]);

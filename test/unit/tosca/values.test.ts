@@ -47,7 +47,11 @@ describe("constraints", () => {
     expect([passes({ less_or_equal: 5 }, 5), passes({ less_or_equal: 5 }, 6)]).toEqual([true, false]);
     expect([passes({ in_range: [1, 3] }, 2), passes({ in_range: [1, 3] }, 4), passes({ in_range: [1, "UNBOUNDED"] }, 1e9)]).toEqual([true, false, true]);
     expect([passes({ valid_values: ["a", "b"] }, "b"), passes({ valid_values: ["a", "b"] }, "c")]).toEqual([true, false]);
-    expect([passes({ valid_values: [1, 2] }, 2), passes({ valid_values: ["1"] }, 1), passes({ valid_values: ["1 GB"] }, "1000 MB", "size")]).toEqual([true, false, true]);
+    expect([passes({ valid_values: [1, 2] }, 2), passes({ valid_values: ["1"] }, 1), passes({ valid_values: ["1 GB"] }, "1000 MB", "size")]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     expect([passes({ length: 2 }, "ab"), passes({ length: 2 }, [1, 2, 3])]).toEqual([true, false]);
     expect([passes({ min_length: 1 }, { a: 1 }), passes({ min_length: 1 }, {})]).toEqual([true, false]);
     expect([passes({ max_length: 2 }, "ab"), passes({ max_length: 2 }, "abc")]).toEqual([true, false]);

@@ -74,7 +74,12 @@ describe("KubernetesVim", () => {
   });
 
   it("records the VIM as Tacker shows it, credentials masked and not secret", async () => {
-    const v = new vim.KubernetesVim("edge", { authUrl: "https://192.0.2.10:6443", bearerToken: pulumi.secret("tok-123"), sslCaCert: pulumi.secret(CA_A), projectName: "nfv" });
+    const v = new vim.KubernetesVim("edge", {
+      authUrl: "https://192.0.2.10:6443",
+      bearerToken: pulumi.secret("tok-123"),
+      sslCaCert: pulumi.secret(CA_A),
+      projectName: "nfv",
+    });
     const record = await valueOf(v.vimRecord);
     expect(await pulumi.isSecret(v.vimRecord)).toBe(false);
     expect(record).toEqual({
@@ -99,7 +104,12 @@ describe("KubernetesVim", () => {
 
   it("extra.helm_info (Tacker's format carries masternode_password) is masked in the record; use_helm kept", async () => {
     const helmInfo = "{'masternode_ip': ['192.0.2.5'], 'masternode_username': 'helm', 'masternode_password': 'HelmS3cret'}";
-    const v = new vim.KubernetesVim("helm", { authUrl: "https://k:6443", bearerToken: pulumi.secret("t"), sslCaCert: CA_A, extra: { use_helm: true, helm_info: helmInfo } });
+    const v = new vim.KubernetesVim("helm", {
+      authUrl: "https://k:6443",
+      bearerToken: pulumi.secret("t"),
+      sslCaCert: CA_A,
+      extra: { use_helm: true, helm_info: helmInfo },
+    });
     const record = await valueOf(v.vimRecord);
     expect(record.extra).toEqual({ use_helm: true, helm_info: "***" });
     expect(JSON.stringify(record)).not.toContain("HelmS3cret");
@@ -129,7 +139,12 @@ describe("KubernetesVim", () => {
   });
 
   it("client certificate authentication, key kept secret", async () => {
-    const v = new vim.KubernetesVim("mtls", { authUrl: "https://k:6443", clientCertificate: CLIENT_CRT, clientKey: pulumi.secret(CLIENT_KEY), sslCaCert: CA_A });
+    const v = new vim.KubernetesVim("mtls", {
+      authUrl: "https://k:6443",
+      clientCertificate: CLIENT_CRT,
+      clientKey: pulumi.secret(CLIENT_KEY),
+      sslCaCert: CA_A,
+    });
     const user = parse(await valueOf(v.kubeconfig)).users[0].user;
     expect(Buffer.from(user["client-certificate-data"], "base64").toString()).toBe(CLIENT_CRT);
     expect(Buffer.from(user["client-key-data"], "base64").toString()).toContain("PRIVATE KEY-----");
@@ -153,7 +168,9 @@ describe("KubernetesVim", () => {
   });
 
   it("rejects a VIM without credentials", () => {
-    expect(() => new vim.KubernetesVim("anon", { authUrl: "https://k:6443", sslCaCert: CA_A })).toThrow("KubernetesVim 'anon': credentials: give bearerToken, or username and password");
+    expect(() => new vim.KubernetesVim("anon", { authUrl: "https://k:6443", sslCaCert: CA_A })).toThrow(
+      "KubernetesVim 'anon': credentials: give bearerToken, or username and password",
+    );
   });
 });
 
@@ -177,7 +194,14 @@ describe("OpenStackVim", () => {
     const inputs = providerOf("core").inputs;
     expect(isSecretValue(inputs.password)).toBe(true);
     expect(plain(inputs.password)).toBe("mySecretPW");
-    expect(inputs).toMatchObject({ authUrl: "http://192.0.2.20/identity", userName: "nfv_user", tenantName: "nfv", projectDomainName: "Default", userDomainName: "Default", region: "RegionOne" });
+    expect(inputs).toMatchObject({
+      authUrl: "http://192.0.2.20/identity",
+      userName: "nfv_user",
+      tenantName: "nfv",
+      projectDomainName: "Default",
+      userDomainName: "Default",
+      region: "RegionOne",
+    });
     // The SDK sends provider configuration as JSON text.
     expect(inputs.insecure).toBe("false");
     expect(record.auth_cred).toEqual({
@@ -216,7 +240,9 @@ describe("OpenStackVim", () => {
     await valueOf(remote.vimRecord);
     await valueOf(local.vimRecord);
     await settle();
-    expect(warn.mock.calls.map((c) => c[0])).toEqual(["VIM 'remote': Keystone at http://192.0.2.5 is plain HTTP: the password crosses the network unencrypted"]);
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
+      "VIM 'remote': Keystone at http://192.0.2.5 is plain HTTP: the password crosses the network unencrypted",
+    ]);
   });
 
   it("passes a Keystone CA as secret content, never as a file path", async () => {

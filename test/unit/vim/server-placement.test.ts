@@ -11,7 +11,14 @@ const USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
 let admin: FakeNova;
 let member: FakeNova;
 const creds = (nova: FakeNova, extra: Record<string, string> = {}) => ({
-  authUrl: nova.authUrl, username: USER.name, password: USER.password, projectName: USER.project, projectDomainName: "Default", userDomainName: "Default", certVerify: true, ...extra,
+  authUrl: nova.authUrl,
+  username: USER.name,
+  password: USER.password,
+  projectName: USER.project,
+  projectDomainName: "Default",
+  userDomainName: "Default",
+  certVerify: true,
+  ...extra,
 });
 
 beforeAll(async () => {
@@ -35,15 +42,30 @@ describe("fetchServerPlacement", () => {
   });
 
   it("a member gets Nova's hostId instead (equal exactly for servers on one host)", async () => {
-    expect(await fetchServerPlacement(creds(member, { authUrl: `${member.authUrl}/v3/` }), "srv-a")).toEqual({ host: "3f1c".repeat(14), hostIsHash: true, zone: "az-1" });
+    expect(await fetchServerPlacement(creds(member, { authUrl: `${member.authUrl}/v3/` }), "srv-a")).toEqual({
+      host: "3f1c".repeat(14),
+      hostIsHash: true,
+      zone: "az-1",
+    });
   });
 
   it("a wrong password, an unknown server, a region without compute: errors naming what failed, never the password", async () => {
     const errors: string[] = [];
-    for (const [c, id] of [[creds(admin, { password: "wrong" }), "srv-a"], [creds(admin), "srv-gone"], [creds(admin, { region: "RegionTwo" }), "srv-a"]] as const) {
-      errors.push(await fetchServerPlacement(c, id).then(() => "no error", (e: Error) => e.message));
+    for (const [c, id] of [
+      [creds(admin, { password: "wrong" }), "srv-a"],
+      [creds(admin), "srv-gone"],
+      [creds(admin, { region: "RegionTwo" }), "srv-a"],
+    ] as const) {
+      errors.push(
+        await fetchServerPlacement(c, id).then(
+          () => "no error",
+          (e: Error) => e.message,
+        ),
+      );
     }
-    expect(errors[0]).toMatch(/^Keystone http:\/\/127\.0\.0\.1:\d+\/identity\/v3\/auth\/tokens refused user 'nfv_user' for project 'nfv': HTTP 401 \(The request you have made requires authentication\.\)$/);
+    expect(errors[0]).toMatch(
+      /^Keystone http:\/\/127\.0\.0\.1:\d+\/identity\/v3\/auth\/tokens refused user 'nfv_user' for project 'nfv': HTTP 401 \(The request you have made requires authentication\.\)$/,
+    );
     expect(errors[1]).toMatch(/^Nova http:\/\/127\.0\.0\.1:\d+\/compute\/v2\.1: server srv-gone: HTTP 404 \(Instance could not be found\.\)$/);
     expect(errors[2]).toContain("no public compute endpoint in region RegionTwo");
     for (const e of errors) expect(e).not.toContain("s3cret");

@@ -37,7 +37,10 @@ describe("Tacker vim-config.yaml samples", () => {
   });
 
   it("uses domain_name for both domains when they are absent, and keeps explicit ones", () => {
-    const { spec } = parseVimConfig("auth_url: http://k/identity\nusername: u\npassword: p\nproject_name: x\ndomain_name: corp\nuser_domain_name: users\n", "d.yaml");
+    const { spec } = parseVimConfig(
+      "auth_url: http://k/identity\nusername: u\npassword: p\nproject_name: x\ndomain_name: corp\nuser_domain_name: users\n",
+      "d.yaml",
+    );
     expect(spec).toMatchObject({ projectDomainName: "corp", userDomainName: "users" });
   });
 
@@ -103,7 +106,13 @@ const BAD: [string, string, string, number, number][] = [
   ["auth_url not http(s)", "type: kubernetes\nbearer_token: t\nauth_url: ftp://k8s:6443\n", "VIM_BAD_URL", 3, 11],
   ["no credentials", "type: kubernetes\nauth_url: https://k:6443\nssl_ca_cert: None\n", "VIM_NO_CREDENTIALS", 1, 1],
   ["username without password", "type: kubernetes\nauth_url: https://k:6443\nusername: admin\n", "VIM_INCOMPLETE_CREDENTIALS", 3, 11],
-  ["PEM that does not parse", "type: kubernetes\nauth_url: https://k:6443\nbearer_token: t\nssl_ca_cert: |\n  -----BEGIN CERTIFICATE-----\n  bm90IGEgY2VydA==\n  -----END CERTIFICATE-----\n", "VIM_BAD_PEM", 4, 14],
+  [
+    "PEM that does not parse",
+    "type: kubernetes\nauth_url: https://k:6443\nbearer_token: t\nssl_ca_cert: |\n  -----BEGIN CERTIFICATE-----\n  bm90IGEgY2VydA==\n  -----END CERTIFICATE-----\n",
+    "VIM_BAD_PEM",
+    4,
+    14,
+  ],
   ["text that holds no PEM", "type: kubernetes\nauth_url: https://k:6443\nbearer_token: t\nssl_ca_cert: yes-please\n", "VIM_BAD_PEM", 4, 14],
   ["unknown type", "type: vmware\nauth_url: https://k\n", "VIM_UNKNOWN_TYPE", 1, 7],
   ["unknown key", "type: kubernetes\nauth_url: https://k:6443\nbearer_tokn: t\n", "VIM_UNKNOWN_KEY", 3, 1],
@@ -141,7 +150,10 @@ describe("bad vim-config.yaml", () => {
       return [];
     };
     const num = problems("auth_url: http://k/identity\nusername: u\npassword: 98765432\nproject_name: x\ncert_verify: 12345678\n");
-    expect(num.map((d) => d.message)).toEqual(["password must be a string, got a number (quote it in YAML)", "cert_verify must be True or False, got a number"]);
+    expect(num.map((d) => d.message)).toEqual([
+      "password must be a string, got a number (quote it in YAML)",
+      "cert_verify must be True or False, got a number",
+    ]);
     expect(JSON.stringify(num)).not.toMatch(/98765432|12345678/);
     const alias = problems("auth_url: http://k/identity\nusername: u\npassword: *S3cretPass\nproject_name: x\n");
     expect(alias.map((d) => d.code)).toEqual(["YAML_ALIAS_LIMIT"]);

@@ -25,8 +25,14 @@ beforeAll(async () => {
 afterEach(() => forget(registered));
 
 const args = (healGenerations?: Record<string, number>) => ({
-  flavours: hw3.flavours, request: request("helloworld3_level2.json"), provider, healGenerations,
-  hooks: [{ operation: "heal_start" as const, script: NOOP }, { operation: "heal_end" as const, script: NOOP }],
+  flavours: hw3.flavours,
+  request: request("helloworld3_level2.json"),
+  provider,
+  healGenerations,
+  hooks: [
+    { operation: "heal_start" as const, script: NOOP },
+    { operation: "heal_end" as const, script: NOOP },
+  ],
   ssh: { cpId: ["CP1", "CP3"], user: "ubuntu", privateKey: "K" },
 });
 
@@ -41,7 +47,10 @@ describe("planHeal", () => {
       vnfcIds: ["VDU2-1"],
       replace: [`${U}openstack:compute/instance:Instance::hw-VDU2-1`],
       keep: [`${U}openstack:networking/port:Port::hw-VDU2-1-CP3`, `${U}openstack:blockstorage/volume:Volume::hw-VDU2-1-VirtualStorage`],
-      hooks: [{ vnfcId: "VDU2-1", operation: "heal_start" }, { vnfcId: "VDU2-1", operation: "heal_end" }],
+      hooks: [
+        { vnfcId: "VDU2-1", operation: "heal_start" },
+        { vnfcId: "VDU2-1", operation: "heal_end" },
+      ],
       healGenerations: { "VDU2-1": 1 },
       hookUrns: [`${U}command:remote:Command::hw-VDU2-1-heal_start`, `${U}command:remote:Command::hw-VDU2-1-heal_end`],
     });
@@ -49,7 +58,12 @@ describe("planHeal", () => {
     // The next `up` with the planned config: the hook commands are exactly those, with the URNs the plan names.
     const healed = new vnf.VmVnf("hw", args(plan.healGenerations));
     await settle();
-    expect(registered.filter((r) => /heal_(start|end)$/.test(r.name)).map((r) => r.name).sort()).toEqual(["hw-VDU2-1-heal_end", "hw-VDU2-1-heal_start"]);
+    expect(
+      registered
+        .filter((r) => /heal_(start|end)$/.test(r.name))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["hw-VDU2-1-heal_end", "hw-VDU2-1-heal_start"]);
     const urns = await Promise.all(["hw-VDU2-1-heal_start", "hw-VDU2-1-heal_end"].map((n) => valueOf(healed.hookCommands.get(n)!.urn)));
     expect(urns).toEqual(plan.hookUrns);
   });
@@ -79,16 +93,27 @@ describe("planScale", () => {
   it("scale out by 2 from level 0: VDU2-1 and VDU2-2 added, level 2", () => {
     const plan = ops.planScale({ flavour: hw3.flavours[0], currentLevels: { worker_instance: 0 }, aspectId: "worker_instance", steps: 2, type: "out" });
     expect(plan).toEqual({
-      aspectId: "worker_instance", from: 0, to: 2, scaleLevels: { worker_instance: 2 },
-      instances: { VDU2: { from: 1, to: 3 } }, added: ["VDU2-1", "VDU2-2"], removed: [],
-      hooks: [{ vnfcId: "VDU2-1", operation: "scale_end" }, { vnfcId: "VDU2-2", operation: "scale_end" }],
+      aspectId: "worker_instance",
+      from: 0,
+      to: 2,
+      scaleLevels: { worker_instance: 2 },
+      instances: { VDU2: { from: 1, to: 3 } },
+      added: ["VDU2-1", "VDU2-2"],
+      removed: [],
+      hooks: [
+        { vnfcId: "VDU2-1", operation: "scale_end" },
+        { vnfcId: "VDU2-2", operation: "scale_end" },
+      ],
     });
   });
 
   it("scale in removes the highest index first", () => {
     const plan = ops.planScale({ flavour: hw3.flavours[0], currentLevels: { worker_instance: 2 }, aspectId: "worker_instance", steps: 2, type: "in" });
     expect(plan.removed).toEqual(["VDU2-2", "VDU2-1"]);
-    expect(plan.hooks).toEqual([{ vnfcId: "VDU2-2", operation: "scale_start" }, { vnfcId: "VDU2-1", operation: "scale_start" }]);
+    expect(plan.hooks).toEqual([
+      { vnfcId: "VDU2-2", operation: "scale_start" },
+      { vnfcId: "VDU2-1", operation: "scale_start" },
+    ]);
     expect(plan.scaleLevels).toEqual({ worker_instance: 0 });
   });
 
@@ -100,16 +125,23 @@ describe("planScale", () => {
 
   it("bounds: below 0, unknown aspect, bad steps", () => {
     const f = hw3.flavours[0];
-    expect(() => ops.planScale({ flavour: f, currentLevels: { worker_instance: 0 }, aspectId: "worker_instance", steps: 1, type: "in" })).toThrow(/SCALE_BELOW_ZERO/);
-    expect(() => ops.planScale({ flavour: f, currentLevels: {}, aspectId: "master", steps: 1, type: "out" })).toThrow(/SCALE_UNKNOWN_ASPECT.*aspects: worker_instance/);
+    expect(() => ops.planScale({ flavour: f, currentLevels: { worker_instance: 0 }, aspectId: "worker_instance", steps: 1, type: "in" })).toThrow(
+      /SCALE_BELOW_ZERO/,
+    );
+    expect(() => ops.planScale({ flavour: f, currentLevels: {}, aspectId: "master", steps: 1, type: "out" })).toThrow(
+      /SCALE_UNKNOWN_ASPECT.*aspects: worker_instance/,
+    );
     expect(() => ops.planScale({ flavour: f, currentLevels: {}, aspectId: "worker_instance", steps: 0, type: "out" })).toThrow(/SCALE_STEPS/);
   });
 });
 
 describe("hookUrn", () => {
   it("keeps the parent-type chain and swaps the type", () => {
-    expect(ops.hookUrn("urn:pulumi:prod::pulumi-nfv::nfv:registry:PrivateRegistry$nfv:vnf:VmVnf$openstack:compute/instance:Instance::reg-vnf-X-0", "heal_end"))
-      .toBe("urn:pulumi:prod::pulumi-nfv::nfv:registry:PrivateRegistry$nfv:vnf:VmVnf$command:remote:Command::reg-vnf-X-0-heal_end");
-    expect(ops.hookUrn("urn:pulumi:s::p::openstack:compute/instance:Instance::top", "heal_start")).toBe("urn:pulumi:s::p::command:remote:Command::top-heal_start");
+    expect(
+      ops.hookUrn("urn:pulumi:prod::pulumi-nfv::nfv:registry:PrivateRegistry$nfv:vnf:VmVnf$openstack:compute/instance:Instance::reg-vnf-X-0", "heal_end"),
+    ).toBe("urn:pulumi:prod::pulumi-nfv::nfv:registry:PrivateRegistry$nfv:vnf:VmVnf$command:remote:Command::reg-vnf-X-0-heal_end");
+    expect(ops.hookUrn("urn:pulumi:s::p::openstack:compute/instance:Instance::top", "heal_start")).toBe(
+      "urn:pulumi:s::p::command:remote:Command::top-heal_start",
+    );
   });
 });

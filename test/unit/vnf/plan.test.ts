@@ -22,13 +22,24 @@ afterEach(async () => {
 });
 
 const vdu = (id: string, n: number, extra: Partial<ComputeVdu> = {}): ComputeVdu => ({
-  kind: "compute", id, name: id, minInstances: 1, maxInstances: 3, initialInstances: n, instancesByLevel: {}, scaling: [],
+  kind: "compute",
+  id,
+  name: id,
+  minInstances: 1,
+  maxInstances: 3,
+  initialInstances: n,
+  instancesByLevel: {},
+  scaling: [],
   virtualCompute: { memoryMib: 2048, numCpus: 2, localStorageGib: [20], requestedFlavorNames: ["m1.small"] },
-  swImage: { name: "ubuntu-22.04", version: "22.04" }, storageIds: [], ...extra,
+  swImage: { name: "ubuntu-22.04", version: "22.04" },
+  storageIds: [],
+  ...extra,
 });
 
 const flavour = (): Flavour => ({
-  id: "ha", description: "", file: "Definitions/x.yaml",
+  id: "ha",
+  description: "",
+  file: "Definitions/x.yaml",
   vdus: [vdu("master", 3), vdu("worker", 1)],
   storages: [],
   cps: [
@@ -37,12 +48,20 @@ const flavour = (): Flavour => ({
     { id: "worker_CP1", vduId: "worker", layerProtocols: ["ipv4"], order: 0, externalRequirement: "ext2" },
   ],
   vls: [{ id: "mgmt", layerProtocols: ["ipv4"], bitrateByLevel: {}, ipVersion: "ipv4" }],
-  aspects: [], instantiationLevels: [], placementGroups: [],
+  aspects: [],
+  instantiationLevels: [],
+  placementGroups: [],
   affinityRules: [{ id: "master_anti", kind: "anti-affinity", scope: "nfvi_node", targets: ["master"], vduIds: ["master"] }],
-  lcmHooks: [], defaultLcmOperations: [], externalLinks: [],
+  lcmHooks: [],
+  defaultLcmOperations: [],
+  externalLinks: [],
 });
 
-const fixed = (ip: string) => ({ cpProtocolData: [{ layerProtocol: "IP_OVER_ETHERNET", ipOverEthernet: { ipAddresses: [{ type: "IPV4" as const, fixedAddresses: [ip], subnetId: "sub-ext" }] } }] });
+const fixed = (ip: string) => ({
+  cpProtocolData: [
+    { layerProtocol: "IP_OVER_ETHERNET", ipOverEthernet: { ipAddresses: [{ type: "IPV4" as const, fixedAddresses: [ip], subnetId: "sub-ext" }] } },
+  ],
+});
 const req = (): InstantiateVnfRequest => ({
   flavourId: "ha",
   extVirtualLinks: [
@@ -55,10 +74,37 @@ const req = (): InstantiateVnfRequest => ({
 describe("planVmVnf", () => {
   it("cpConfig[i] gives instance i its fixed address; VIPs go to every port of the CP; anti-affinity group", () => {
     const plan = vnf.planVmVnf([flavour()], req(), { allowedAddressPairs: { master_CP1: ["192.0.2.10"] } });
-    expect(plan.vnfcs.map((v) => [v.id, v.ports.map((p) => [p.cpId, p.networkId, p.fixedAddresses.join(","), p.allowedAddressPairs.join(",")]), v.serverGroup ?? null])).toEqual([
-      ["master-0", [["master_CP1", "ext", "192.0.2.11", "192.0.2.10"], ["master_CP2", "mgmt", "", ""]], "master_anti"],
-      ["master-1", [["master_CP1", "ext", "192.0.2.12", "192.0.2.10"], ["master_CP2", "mgmt", "", ""]], "master_anti"],
-      ["master-2", [["master_CP1", "ext", "192.0.2.13", "192.0.2.10"], ["master_CP2", "mgmt", "", ""]], "master_anti"],
+    expect(
+      plan.vnfcs.map((v) => [
+        v.id,
+        v.ports.map((p) => [p.cpId, p.networkId, p.fixedAddresses.join(","), p.allowedAddressPairs.join(",")]),
+        v.serverGroup ?? null,
+      ]),
+    ).toEqual([
+      [
+        "master-0",
+        [
+          ["master_CP1", "ext", "192.0.2.11", "192.0.2.10"],
+          ["master_CP2", "mgmt", "", ""],
+        ],
+        "master_anti",
+      ],
+      [
+        "master-1",
+        [
+          ["master_CP1", "ext", "192.0.2.12", "192.0.2.10"],
+          ["master_CP2", "mgmt", "", ""],
+        ],
+        "master_anti",
+      ],
+      [
+        "master-2",
+        [
+          ["master_CP1", "ext", "192.0.2.13", "192.0.2.10"],
+          ["master_CP2", "mgmt", "", ""],
+        ],
+        "master_anti",
+      ],
       ["worker-0", [["worker_CP1", "ext2", "", ""]], null],
     ]);
     expect(plan.vnfcs[3].ports[0].linkPortId).toBe("port-existing");
@@ -81,19 +127,31 @@ describe("planVmVnf", () => {
       vnf.planVmVnf([f], r);
       expect.fail("no error");
     } catch (e) {
-      expect((e as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual(["VNF_AFFINITY_SCOPE", "VNF_CP_UNCONNECTED", "VNF_DUPLICATE_ADDRESS", "VNF_VL_NO_CIDR"]);
+      expect((e as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual([
+        "VNF_AFFINITY_SCOPE",
+        "VNF_CP_UNCONNECTED",
+        "VNF_DUPLICATE_ADDRESS",
+        "VNF_VL_NO_CIDR",
+      ]);
     }
   });
 
   it("serverGroupPolicies: a group per VDU the VNFD leaves out, with the given policy; a VDU in a rule too, an unknown VDU or policy is refused", () => {
     const plan = vnf.planVmVnf([flavour()], req(), { serverGroupPolicies: { worker: "soft-anti-affinity" } });
-    expect(plan.serverGroups).toEqual([{ ruleId: "master_anti", policy: "anti-affinity" }, { ruleId: "worker_server_group", policy: "soft-anti-affinity" }]);
+    expect(plan.serverGroups).toEqual([
+      { ruleId: "master_anti", policy: "anti-affinity" },
+      { ruleId: "worker_server_group", policy: "soft-anti-affinity" },
+    ]);
     expect(plan.vnfcs.find((v) => v.id === "worker-0")!.serverGroup).toBe("worker_server_group");
     try {
       vnf.planVmVnf([flavour()], req(), { serverGroupPolicies: { master: "anti-affinity", nope: "affinity", worker: "spread" as never } });
       expect.fail("no error");
     } catch (e) {
-      expect((e as { diagnostics: { code: string; message: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual(["VNF_AFFINITY_TWICE", "VNF_SERVER_GROUP_POLICY", "VNF_UNKNOWN_VDU"]);
+      expect((e as { diagnostics: { code: string; message: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual([
+        "VNF_AFFINITY_TWICE",
+        "VNF_SERVER_GROUP_POLICY",
+        "VNF_UNKNOWN_VDU",
+      ]);
     }
   });
 
@@ -109,9 +167,24 @@ describe("planVmVnf", () => {
     expect(worker.inputs.schedulerHints).toBeUndefined();
     expect(worker.inputs.networks).toEqual([{ port: "port-existing" }]);
     expect(worker.inputs.flavorName).toBe("m1.small");
-    expect(registered.filter((r) => r.type === "openstack:networking/port:Port").map((r) => r.name).sort()).toEqual(
-      ["k8s-master-0-master_CP1", "k8s-master-0-master_CP2", "k8s-master-1-master_CP1", "k8s-master-1-master_CP2", "k8s-master-2-master_CP1", "k8s-master-2-master_CP2"]);
-    expect(registered.find((r) => r.name === "k8s-master-1-master_CP1")!.inputs).toMatchObject({ networkId: "net-ext", fixedIps: [{ subnetId: "sub-ext", ipAddress: "192.0.2.12" }], allowedAddressPairs: [{ ipAddress: "192.0.2.10" }] });
+    expect(
+      registered
+        .filter((r) => r.type === "openstack:networking/port:Port")
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([
+      "k8s-master-0-master_CP1",
+      "k8s-master-0-master_CP2",
+      "k8s-master-1-master_CP1",
+      "k8s-master-1-master_CP2",
+      "k8s-master-2-master_CP1",
+      "k8s-master-2-master_CP2",
+    ]);
+    expect(registered.find((r) => r.name === "k8s-master-1-master_CP1")!.inputs).toMatchObject({
+      networkId: "net-ext",
+      fixedIps: [{ subnetId: "sub-ext", ipAddress: "192.0.2.12" }],
+      allowedAddressPairs: [{ ipAddress: "192.0.2.10" }],
+    });
     expect(registered.filter((r) => r.type === "openstack:networking/network:Network")).toEqual([]);
   });
 });

@@ -41,7 +41,35 @@ class Gen {
 }
 
 /** Plain scalars of every core-schema type, and strings that look like them when quoted. */
-const PLAIN = ["a", "vdu1", "tosca.nodes.nfv.VDU.Compute", "x y", "1", "-7", "0", "1.5", "-2.5e3", ".inf", "-.Inf", ".nan", "true", "False", "null", "~", "Null", "yes", "no", "on", "1.0.0", "a-b_c", "http://x/y", "a:b", "a#b", "ünï", "@x"] as const;
+const PLAIN = [
+  "a",
+  "vdu1",
+  "tosca.nodes.nfv.VDU.Compute",
+  "x y",
+  "1",
+  "-7",
+  "0",
+  "1.5",
+  "-2.5e3",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "true",
+  "False",
+  "null",
+  "~",
+  "Null",
+  "yes",
+  "no",
+  "on",
+  "1.0.0",
+  "a-b_c",
+  "http://x/y",
+  "a:b",
+  "a#b",
+  "ünï",
+  "@x",
+] as const;
 /** Keys include plain scalars that js-yaml resolves and stringifies (`Null` is "null", `1.0` is "1"). */
 const KEYS = ["a", "b", "name", "vdu1", "properties", "1", "true", "null", "x y", "k-1", "Null", "True", "1.0", "0x1F", "-0", "1e3"] as const;
 /** The key js-yaml makes of each: a mapping must not hold two keys that resolve alike. */
@@ -129,7 +157,24 @@ function documentText(g: Gen): string {
  * directives, explicit keys, multi-line scalars and flows; and scalars it leaves to js-yaml
  * (octal and hexadecimal numbers, long or zero-padded digits, `\\u` escapes).
  */
-const REFUSED = ["&x ", "*x", "!!str ", "|\n", ">-\n", "\t", "--- ", "%YAML 1.2\n", "? ", "[\n", "'a\n b'", " 0o17", " 0x1F", " 0012", " 1234567890123456", ' "\\u00e9"'] as const;
+const REFUSED = [
+  "&x ",
+  "*x",
+  "!!str ",
+  "|\n",
+  ">-\n",
+  "\t",
+  "--- ",
+  "%YAML 1.2\n",
+  "? ",
+  "[\n",
+  "'a\n b'",
+  " 0o17",
+  " 0x1F",
+  " 0012",
+  " 1234567890123456",
+  ' "\\u00e9"',
+] as const;
 
 function splice(g: Gen, text: string): string {
   const at = g.int(text.length + 1);
@@ -179,7 +224,8 @@ describe("block-yaml against js-yaml (differential fuzz)", () => {
         // few files js-yaml refuses, e.g. a plain scalar continued on the next line of a flow
         // mapping; then its value is the file's, as before this test.)
         const fast = parseYamlFast(text, "f.yaml");
-        for (const d of fast.diagnostics) if (d.severity === "error") expect(`${JSON.stringify(d)} at line ${d.line ?? "none"}`, context).not.toMatch(/line none$/);
+        for (const d of fast.diagnostics)
+          if (d.severity === "error") expect(`${JSON.stringify(d)} at line ${d.line ?? "none"}`, context).not.toMatch(/line none$/);
         expect(fast.value !== undefined || fast.diagnostics.some((d) => d.severity === "error"), context).toBe(true);
       } else if (got !== undefined) {
         expect(got, context).toStrictEqual(expected.value);

@@ -37,12 +37,23 @@ export function translateLegacy(f: ToscaFile, problems: Problems): VnfModel | un
     } else if (node.type === VL) {
       vls.push({ id: name, layerProtocols: ["ipv4"], bitrateByLevel: {} });
     } else {
-      problems.error("TEMPLATE_UNKNOWN_TYPE", `node template \`${name}\` has type \`${String(node.type)}\`; a legacy containerized VNFD uses ${VDU}, ${CP} and ${VL}`, file, [...path, "type"]);
+      problems.error(
+        "TEMPLATE_UNKNOWN_TYPE",
+        `node template \`${name}\` has type \`${String(node.type)}\`; a legacy containerized VNFD uses ${VDU}, ${CP} and ${VL}`,
+        file,
+        [...path, "type"],
+      );
     }
   }
   const vduIds = new Set(vdus.map((v) => v.id));
   cps.forEach((cp) => {
-    if (!vduIds.has(cp.vduId)) problems.error("TEMPLATE_DANGLING_REQUIREMENT", `virtualBinding of \`${cp.id}\` names \`${cp.vduId}\`, which is not a VDU`, file, [TT, "node_templates", cp.id, "requirements"]);
+    if (!vduIds.has(cp.vduId))
+      problems.error("TEMPLATE_DANGLING_REQUIREMENT", `virtualBinding of \`${cp.id}\` names \`${cp.vduId}\`, which is not a VDU`, file, [
+        TT,
+        "node_templates",
+        cp.id,
+        "requirements",
+      ]);
   });
   readScalingPolicies(topo.policies, vdus, file, problems);
   return legacyModel(f, { vdus, cps, vls, affinityRules: [] });
@@ -57,7 +68,9 @@ export function legacyTopology(f: ToscaFile, problems: Problems): Record<string,
 }
 
 /** Every node template of a legacy topology, with its YAML path and properties. */
-export function legacyNodes(topo: Record<string, unknown>): { name: string; path: (string | number)[]; node: Record<string, unknown>; props: Record<string, unknown> }[] {
+export function legacyNodes(
+  topo: Record<string, unknown>,
+): { name: string; path: (string | number)[]; node: Record<string, unknown>; props: Record<string, unknown> }[] {
   const nodes = isMap(topo.node_templates) ? topo.node_templates : {};
   return Object.entries(nodes).map(([name, raw]) => {
     const node = isMap(raw) ? raw : {};
@@ -84,7 +97,15 @@ export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | 
   };
   return {
     format: "tacker-legacy",
-    vnf: { descriptorId: templateName, descriptorVersion: "", provider: "", productName: templateName, softwareVersion: "", vnfmInfo: ["Tacker"], nodeType: VDU },
+    vnf: {
+      descriptorId: templateName,
+      descriptorVersion: "",
+      provider: "",
+      productName: templateName,
+      softwareVersion: "",
+      vnfmInfo: ["Tacker"],
+      nodeType: VDU,
+    },
     flavours: [flavour],
     kubernetesManifests: [],
   };
@@ -93,7 +114,14 @@ export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | 
 function readVdu(name: string, props: Record<string, unknown>, file: string, path: (string | number)[], problems: Problems): ContainerVdu {
   const at = [...path, "properties"];
   for (const key of Object.keys(props)) {
-    if (!VDU_PROPERTIES.has(key)) problems.error("LEGACY_UNKNOWN_PROPERTY", `\`${key}\` is not allowed on a containerized VDU (allowed: ${[...VDU_PROPERTIES].join(", ")})`, file, [...at, key], true);
+    if (!VDU_PROPERTIES.has(key))
+      problems.error(
+        "LEGACY_UNKNOWN_PROPERTY",
+        `\`${key}\` is not allowed on a containerized VDU (allowed: ${[...VDU_PROPERTIES].join(", ")})`,
+        file,
+        [...at, key],
+        true,
+      );
   }
   const containers: Container[] = [];
   if (!isMap(props.vnfcs) || Object.keys(props.vnfcs).length === 0) {
@@ -116,9 +144,18 @@ function readVdu(name: string, props: Record<string, unknown>, file: string, pat
     return [{ port: Number(port), targetPort: Number(target) }];
   });
   const vdu: ContainerVdu = {
-    id: name, name, kind: "container", containers, labels, servicePorts,
+    id: name,
+    name,
+    kind: "container",
+    containers,
+    labels,
+    servicePorts,
     // The Deployment is created without `replicas`: one pod until the HPA acts.
-    minInstances: 1, maxInstances: 1, initialInstances: 1, instancesByLevel: {}, scaling: [],
+    minInstances: 1,
+    maxInstances: 1,
+    initialInstances: 1,
+    instancesByLevel: {},
+    scaling: [],
   };
   if (typeof props.namespace === "string") vdu.namespace = props.namespace;
   if (typeof props.service_type === "string") vdu.serviceType = props.service_type;
@@ -127,7 +164,9 @@ function readVdu(name: string, props: Record<string, unknown>, file: string, pat
 
 function readContainer(name: string, raw: unknown, file: string, path: (string | number)[], problems: Problems): Container {
   const c = isMap(raw) ? raw : {};
-  for (const key of Object.keys(c)) if (!VNFC_KEYS.has(key)) problems.error("LEGACY_UNKNOWN_PROPERTY", `\`${key}\` is not a container property (allowed: ${[...VNFC_KEYS].join(", ")})`, file, [...path, key], true);
+  for (const key of Object.keys(c))
+    if (!VNFC_KEYS.has(key))
+      problems.error("LEGACY_UNKNOWN_PROPERTY", `\`${key}\` is not a container property (allowed: ${[...VNFC_KEYS].join(", ")})`, file, [...path, key], true);
   if (typeof c.image !== "string") problems.error("LEGACY_NO_IMAGE", `container \`${name}\` needs an \`image\``, file, path);
   const container: Container = { name, image: typeof c.image === "string" ? c.image : "", ports: [], config: {} };
   if (c.num_cpus !== undefined) {
@@ -136,7 +175,8 @@ function readContainer(name: string, raw: unknown, file: string, path: (string |
   }
   if (c.mem_size !== undefined) {
     const bytes = parseScalar("size", c.mem_size);
-    if (bytes === undefined) problems.error("VALUE_BAD_SCALAR", `\`mem_size\` must be a size such as \`512 MB\`, found ${JSON.stringify(c.mem_size)}`, file, [...path, "mem_size"]);
+    if (bytes === undefined)
+      problems.error("VALUE_BAD_SCALAR", `\`mem_size\` must be a size such as \`512 MB\`, found ${JSON.stringify(c.mem_size)}`, file, [...path, "mem_size"]);
     else container.memoryBytes = bytes;
   }
   stringList(c.ports, file, [...path, "ports"], problems).forEach((p, i) => {
@@ -162,7 +202,9 @@ function readScalingPolicies(raw: unknown, vdus: ContainerVdu[], file: string, p
       problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has type \`${String(p.type)}\`; only ${SCALING} is supported here`, file, [...path, "type"]);
       continue;
     }
-    for (const key of Object.keys(props)) if (!SCALING_PROPERTIES.has(key)) problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a property of ${SCALING}`, file, [...path, "properties", key], true);
+    for (const key of Object.keys(props))
+      if (!SCALING_PROPERTIES.has(key))
+        problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${key}\` is not a property of ${SCALING}`, file, [...path, "properties", key], true);
     const min = props.min_instances;
     const max = props.max_instances;
     if (!Number.isInteger(min) || !Number.isInteger(max) || (min as number) < 1 || (min as number) > (max as number)) {
@@ -181,7 +223,11 @@ function readScalingPolicies(raw: unknown, vdus: ContainerVdu[], file: string, p
         return;
       }
       const target = props.target_cpu_utilization_percentage;
-      vdu.autoscaling = { minReplicas: min as number, maxReplicas: max as number, ...(typeof target === "number" ? { targetCpuUtilizationPercentage: target } : {}) };
+      vdu.autoscaling = {
+        minReplicas: min as number,
+        maxReplicas: max as number,
+        ...(typeof target === "number" ? { targetCpuUtilizationPercentage: target } : {}),
+      };
       vdu.minInstances = min as number;
       vdu.maxInstances = max as number;
     });

@@ -13,7 +13,6 @@ import { parseMetaFile, TOSCA_META, type ArtifactEntry } from "./tosca-meta";
 import type { Tolerated } from "../problems";
 import { verifyHashes } from "./verify-hashes";
 
-
 export interface ReadPackage {
   source: PackageSource;
   /** Package-relative path of the entry definitions, when found. */
@@ -33,7 +32,13 @@ export async function openPackage(path: string): Promise<ReadPackage> {
   try {
     stat = statSync(path);
   } catch {
-    return { source: new MemorySource(path, new Map()), artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "no such file or directory", file: path }], tolerated: [], singleFile: false };
+    return {
+      source: new MemorySource(path, new Map()),
+      artifacts: [],
+      diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "no such file or directory", file: path }],
+      tolerated: [],
+      singleFile: false,
+    };
   }
   if (stat.isDirectory()) return readPackageSource(new DirectorySource(path, path));
   if (/\.(zip|csar)$/i.test(path)) {
@@ -48,7 +53,13 @@ export async function openPackage(path: string): Promise<ReadPackage> {
   // however many); the files it imports are read from beside it.
   const source = new SingleFileSource(path, dirname(path), basename(path));
   if (!source.read(basename(path))) {
-    return { source, artifacts: [], diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "cannot be read as a regular file", file: path }], tolerated: [], singleFile: true };
+    return {
+      source,
+      artifacts: [],
+      diagnostics: [{ severity: "error", code: "PKG_NOT_FOUND", message: "cannot be read as a regular file", file: path }],
+      tolerated: [],
+      singleFile: true,
+    };
   }
   return { source, entry: basename(path), artifacts: [], diagnostics: [], tolerated: [], singleFile: true };
 }
@@ -60,7 +71,13 @@ export function readPackageSource(source: PackageSource): ReadPackage {
   const artifacts: ArtifactEntry[] = [];
   const files = source.list();
   // Not followed, so not part of the package: said, because a parameter may name one.
-  for (const f of source.skipped()) diagnostics.push({ severity: "warning", code: "PKG_NOT_REGULAR", message: `${f} is a symbolic link or not a regular file: it is not part of the package, and a parameter naming it is refused`, file: source.display(f) });
+  for (const f of source.skipped())
+    diagnostics.push({
+      severity: "warning",
+      code: "PKG_NOT_REGULAR",
+      message: `${f} is a symbolic link or not a regular file: it is not part of the package, and a parameter naming it is refused`,
+      file: source.display(f),
+    });
   let entry: string | undefined;
   const metaText = source.read(TOSCA_META)?.toString("utf8");
   if (metaText !== undefined) {
@@ -71,7 +88,14 @@ export function readPackageSource(source: PackageSource): ReadPackage {
     if (!entryKey || entryKey.value === "") {
       diagnostics.push({ severity: "error", code: "PKG_NO_ENTRY_DEFINITIONS", message: "TOSCA.meta has no `Entry-Definitions`", ...where, line: 1, column: 1 });
     } else if (!source.read(entryKey.value)) {
-      diagnostics.push({ severity: "error", code: "PKG_ENTRY_NOT_FOUND", message: `Entry-Definitions \`${entryKey.value}\` is not in the package`, ...where, line: entryKey.line, column: 1 });
+      diagnostics.push({
+        severity: "error",
+        code: "PKG_ENTRY_NOT_FOUND",
+        message: `Entry-Definitions \`${entryKey.value}\` is not in the package`,
+        ...where,
+        line: entryKey.line,
+        column: 1,
+      });
     } else {
       entry = entryKey.value;
     }
@@ -88,7 +112,14 @@ export function readPackageSource(source: PackageSource): ReadPackage {
       entry = roots[0];
       tolerated.push({
         leniency: "L11",
-        diagnostic: { severity: "warning", code: "PKG_NO_ENTRY_DEFINITIONS", message: `no ${TOSCA_META} and no \`${entry.replace(/\.ya?ml$/i, ".mf")}\` manifest: SOL004 requires one of them; \`${entry}\`, the only root YAML, is the entry`, file: source.display(entry), line: 1, column: 1 },
+        diagnostic: {
+          severity: "warning",
+          code: "PKG_NO_ENTRY_DEFINITIONS",
+          message: `no ${TOSCA_META} and no \`${entry.replace(/\.ya?ml$/i, ".mf")}\` manifest: SOL004 requires one of them; \`${entry}\`, the only root YAML, is the entry`,
+          file: source.display(entry),
+          line: 1,
+          column: 1,
+        },
       });
     } else {
       diagnostics.push({

@@ -31,16 +31,31 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
     seen.add(key);
     if (a.algorithm === undefined && a.hash === undefined) continue;
     if (a.algorithm === undefined || a.hash === undefined) {
-      diagnostics.push({ severity: "error", code: "PKG_HASH_INCOMPLETE", message: `artifact \`${a.name}\` has ${a.hash === undefined ? "an Algorithm but no Hash" : "a Hash but no Algorithm"}`, ...where });
+      diagnostics.push({
+        severity: "error",
+        code: "PKG_HASH_INCOMPLETE",
+        message: `artifact \`${a.name}\` has ${a.hash === undefined ? "an Algorithm but no Hash" : "a Hash but no Algorithm"}`,
+        ...where,
+      });
       continue;
     }
     const algorithm = ALGORITHMS[a.algorithm];
     if (!algorithm) {
-      diagnostics.push({ severity: "error", code: "PKG_HASH_ALGORITHM", message: `artifact \`${a.name}\`: unsupported Algorithm \`${a.algorithm}\` (SHA-224, SHA-256, SHA-384 or SHA-512)`, ...where });
+      diagnostics.push({
+        severity: "error",
+        code: "PKG_HASH_ALGORITHM",
+        message: `artifact \`${a.name}\`: unsupported Algorithm \`${a.algorithm}\` (SHA-224, SHA-256, SHA-384 or SHA-512)`,
+        ...where,
+      });
       continue;
     }
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(a.name)) {
-      diagnostics.push({ severity: "warning", code: "PKG_REMOTE_ARTIFACT", message: `artifact \`${a.name}\` is a URL; it is not downloaded and its hash is not verified`, ...where });
+      diagnostics.push({
+        severity: "warning",
+        code: "PKG_REMOTE_ARTIFACT",
+        message: `artifact \`${a.name}\` is a URL; it is not downloaded and its hash is not verified`,
+        ...where,
+      });
       continue;
     }
     const digestKey = `${a.name}\0${algorithm}`;
@@ -48,7 +63,12 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
     if (actual === undefined) {
       const content = source.read(a.name);
       if (!content) {
-        const missing: Diagnostic = { severity: "error", code: "PKG_ARTIFACT_MISSING", message: `artifact \`${a.name}\` is listed with a hash but is not in the package`, ...where };
+        const missing: Diagnostic = {
+          severity: "error",
+          code: "PKG_ARTIFACT_MISSING",
+          message: `artifact \`${a.name}\` is listed with a hash but is not in the package`,
+          ...where,
+        };
         // L12: Tacker refuses a missing TOSCA.meta artifact but onboards one listed only in the manifest.
         if (a.file === TOSCA_META) diagnostics.push(missing);
         else tolerated.push({ leniency: "L12", diagnostic: missing });
@@ -58,7 +78,12 @@ export function verifyHashes(source: PackageSource, artifacts: ArtifactEntry[], 
       digests.set(digestKey, actual);
     }
     if (actual !== a.hash.toLowerCase()) {
-      diagnostics.push({ severity: "error", code: "PKG_HASH_MISMATCH", message: `artifact \`${a.name}\`: ${a.algorithm} hash is ${actual}, TOSCA metadata says ${a.hash}`, ...where });
+      diagnostics.push({
+        severity: "error",
+        code: "PKG_HASH_MISMATCH",
+        message: `artifact \`${a.name}\`: ${a.algorithm} hash is ${actual}, TOSCA metadata says ${a.hash}`,
+        ...where,
+      });
     }
   }
 }

@@ -16,7 +16,13 @@ export interface ZipLimits {
   ratioFloorBytes: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxTotalBytes: 1024 * 1024 * 1024, maxEntryBytes: 512 * 1024 * 1024, maxRatio: 200, ratioFloorBytes: 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 10_000,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  maxEntryBytes: 512 * 1024 * 1024,
+  maxRatio: 200,
+  ratioFloorBytes: 1024 * 1024,
+};
 
 export interface ZipContents {
   files: Map<string, Buffer>;
@@ -81,7 +87,10 @@ export function readZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): P
           return done();
         }
         if (size > limits.ratioFloorBytes && size > limits.maxRatio * Math.max(entry.compressedSize, 1)) {
-          fail("PKG_ZIP_LIMIT", `entry \`${name}\` expands ${Math.round(size / Math.max(entry.compressedSize, 1))}:1 (${entry.compressedSize} to ${size} bytes); the limit is ${limits.maxRatio}:1, as for a zip bomb`);
+          fail(
+            "PKG_ZIP_LIMIT",
+            `entry \`${name}\` expands ${Math.round(size / Math.max(entry.compressedSize, 1))}:1 (${entry.compressedSize} to ${size} bytes); the limit is ${limits.maxRatio}:1, as for a zip bomb`,
+          );
           return done();
         }
         total += size;

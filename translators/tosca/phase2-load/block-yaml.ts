@@ -46,8 +46,9 @@ export function parseBlockYaml(text: string, maxDepth: number): unknown {
  * What js-yaml refuses as non-printable (the same pattern), a carriage return that is not part of
  * a line end (a line break to YAML), and a byte order mark (which js-yaml strips).
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const UNSUPPORTED_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]|\r(?!\n)|^\uFEFF/;
+const UNSUPPORTED_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]|\r(?!\n)|^\uFEFF/;
 
 /**
  * Elements of the sequences being read, innermost last: a sequence is copied out when it ends, at
@@ -133,7 +134,8 @@ class BlockParser {
       const c = text.charCodeAt(i);
       if (quote) {
         if (c === quote) {
-          if (quote === 39 && text.charCodeAt(i + 1) === 39 && i + 1 < to) i++; // '' inside single quotes
+          if (quote === 39 && text.charCodeAt(i + 1) === 39 && i + 1 < to)
+            i++; // '' inside single quotes
           else quote = 0;
         } else if (c === 92 && quote === 34) i++; // backslash escape inside double quotes
       } else if (c === 35 /* # */ && (i === from || text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) {
@@ -417,9 +419,19 @@ function plainKey(key: string): string {
 /** YAML 1.2 core schema resolution of a plain scalar (as js-yaml's CORE_SCHEMA). */
 function plain(s: string): unknown {
   switch (s) {
-    case "~": case "null": case "Null": case "NULL": return null;
-    case "true": case "True": case "TRUE": return true;
-    case "false": case "False": case "FALSE": return false;
+    case "~":
+    case "null":
+    case "Null":
+    case "NULL":
+      return null;
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
   }
   const c = s.charCodeAt(0);
   const numeric = (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46;

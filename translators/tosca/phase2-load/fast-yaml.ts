@@ -53,7 +53,14 @@ export function parseYamlFast(text: string, file: string): FastYaml {
   if (parsed.documents.length > 1) {
     // Located at the second document's content, so that every YAML error names its line.
     const { line, column } = parsed.documents[1].location([]);
-    diagnostics.push({ severity: "error", code: "YAML_MULTIPLE_DOCUMENTS", message: "a TOSCA file holds one YAML document", file, line: line ?? 1, column: column ?? 1 });
+    diagnostics.push({
+      severity: "error",
+      code: "YAML_MULTIPLE_DOCUMENTS",
+      message: "a TOSCA file holds one YAML document",
+      file,
+      line: line ?? 1,
+      column: column ?? 1,
+    });
   }
   const duplicates = diagnostics.filter((d) => d.code === "YAML_DUPLICATE_KEY");
   if (duplicates.length > 0 && duplicates.length === diagnostics.filter((d) => d.severity === "error").length) {
@@ -61,7 +68,11 @@ export function parseYamlFast(text: string, file: string): FastYaml {
     // (js-yaml's `json` mode), once the located parser has checked the limits.
     const { load, CORE_SCHEMA } = jsYaml();
     const value = load(text, { schema: CORE_SCHEMA, json: true, filename: file });
-    return { value, diagnostics: diagnostics.filter((d) => d.code !== "YAML_DUPLICATE_KEY"), tolerated: duplicates.map((diagnostic) => ({ leniency: "L13", diagnostic })) };
+    return {
+      value,
+      diagnostics: diagnostics.filter((d) => d.code !== "YAML_DUPLICATE_KEY"),
+      tolerated: duplicates.map((diagnostic) => ({ leniency: "L13", diagnostic })),
+    };
   }
   if (parsed.diagnostics.hasErrors()) return { diagnostics, tolerated: [] };
   return { value: parsed.documents[0]?.value, diagnostics, tolerated: [] };

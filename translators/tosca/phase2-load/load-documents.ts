@@ -39,9 +39,22 @@ export const SUPPORTED_VERSIONS = [
 ];
 
 const TOP_LEVEL_KEYS = new Set([
-  "tosca_definitions_version", "namespace", "metadata", "description", "dsl_definitions", "repositories", "imports",
-  "artifact_types", "data_types", "capability_types", "interface_types", "relationship_types", "node_types",
-  "group_types", "policy_types", "topology_template",
+  "tosca_definitions_version",
+  "namespace",
+  "metadata",
+  "description",
+  "dsl_definitions",
+  "repositories",
+  "imports",
+  "artifact_types",
+  "data_types",
+  "capability_types",
+  "interface_types",
+  "relationship_types",
+  "node_types",
+  "group_types",
+  "policy_types",
+  "topology_template",
 ]);
 
 export function loadDocuments(source: PackageSource, entry: string, problems: Problems, singleFile: boolean): LoadedDocuments {
@@ -58,18 +71,19 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
     const imports = parsed.doc.imports;
     if (imports !== undefined && imports !== null) {
       if (!Array.isArray(imports)) problems.error("IMPORT_SYNTAX", "`imports` must be a list", file, ["imports"]);
-      else imports.forEach((imp, i) => {
-        const target = resolveImport(source, file, imp, ["imports", i], problems);
-        if (target === undefined) return;
-        parsed.imports.push(target);
-        const cycleStart = visiting.indexOf(target);
-        if (cycleStart >= 0) {
-          const chain = [...visiting.slice(cycleStart), target].join(" → ");
-          problems.error("IMPORT_CYCLE", `import cycle: ${chain}`, file, ["imports", i]);
-          return;
-        }
-        load(target);
-      });
+      else
+        imports.forEach((imp, i) => {
+          const target = resolveImport(source, file, imp, ["imports", i], problems);
+          if (target === undefined) return;
+          parsed.imports.push(target);
+          const cycleStart = visiting.indexOf(target);
+          if (cycleStart >= 0) {
+            const chain = [...visiting.slice(cycleStart), target].join(" → ");
+            problems.error("IMPORT_CYCLE", `import cycle: ${chain}`, file, ["imports", i]);
+            return;
+          }
+          load(target);
+        });
     }
     visiting.pop();
     loaded.set(file, parsed);
@@ -113,7 +127,9 @@ function parseFile(source: PackageSource, file: string, problems: Problems): Tos
     return undefined;
   }
   if (!SUPPORTED_VERSIONS.includes(version)) {
-    problems.error("TOSCA_VERSION_UNSUPPORTED", `unsupported tosca_definitions_version \`${version}\` (supported: ${SUPPORTED_VERSIONS.join(", ")})`, file, ["tosca_definitions_version"]);
+    problems.error("TOSCA_VERSION_UNSUPPORTED", `unsupported tosca_definitions_version \`${version}\` (supported: ${SUPPORTED_VERSIONS.join(", ")})`, file, [
+      "tosca_definitions_version",
+    ]);
     return undefined;
   }
   for (const key of Object.keys(map)) {
@@ -140,7 +156,12 @@ function resolveImport(source: PackageSource, importer: string, imp: unknown, pa
     // L1: ETSI's type files import each other by forge.etsi.org URL; use the copy in the package.
     const local = posix.join(dir, posix.basename(name));
     if (source.read(local)) return local;
-    problems.error("IMPORT_NOT_FOUND", `import \`${name}\` is a URL and no file \`${posix.basename(name)}\` is next to \`${importer}\` (URLs are not downloaded)`, importer, path);
+    problems.error(
+      "IMPORT_NOT_FOUND",
+      `import \`${name}\` is a URL and no file \`${posix.basename(name)}\` is next to \`${importer}\` (URLs are not downloaded)`,
+      importer,
+      path,
+    );
     return undefined;
   }
   if (name.startsWith("/")) {

@@ -21,10 +21,17 @@ export function checkDefinitions(types: TypeSystem, problems: Problems): void {
         if (name !== undefined && !types.get(cat, name)) problems.error("TYPE_UNKNOWN", `unknown ${what} type \`${name}\``, t.file, path);
       };
       if (isMap(t.raw.capabilities)) {
-        for (const [name, def] of Object.entries(t.raw.capabilities)) refer("capability_types", typeof def === "string" ? def : isMap(def) && typeof def.type === "string" ? def.type : undefined, [...at("capabilities", name), "type"], "capability");
+        for (const [name, def] of Object.entries(t.raw.capabilities))
+          refer(
+            "capability_types",
+            typeof def === "string" ? def : isMap(def) && typeof def.type === "string" ? def.type : undefined,
+            [...at("capabilities", name), "type"],
+            "capability",
+          );
       }
       if (isMap(t.raw.interfaces)) {
-        for (const [name, def] of Object.entries(t.raw.interfaces)) refer("interface_types", isMap(def) && typeof def.type === "string" ? def.type : undefined, [...at("interfaces", name), "type"], "interface");
+        for (const [name, def] of Object.entries(t.raw.interfaces))
+          refer("interface_types", isMap(def) && typeof def.type === "string" ? def.type : undefined, [...at("interfaces", name), "type"], "interface");
       }
       if (Array.isArray(t.raw.requirements)) {
         t.raw.requirements.forEach((entry, i) => {

@@ -12,7 +12,19 @@ export interface Constraint {
   test(value: unknown): boolean;
 }
 
-const OPERATORS = new Set(["equal", "greater_than", "greater_or_equal", "less_than", "less_or_equal", "in_range", "valid_values", "length", "min_length", "max_length", "pattern"]);
+const OPERATORS = new Set([
+  "equal",
+  "greater_than",
+  "greater_or_equal",
+  "less_than",
+  "less_or_equal",
+  "in_range",
+  "valid_values",
+  "length",
+  "min_length",
+  "max_length",
+  "pattern",
+]);
 
 /** Compiles `constraints:`; malformed entries are reported and skipped. */
 export function compileConstraints(raw: unknown, scalar: ScalarKind | undefined, problems: Problems, file: string, path: YamlPath): Constraint[] {
@@ -42,11 +54,17 @@ export function compileConstraints(raw: unknown, scalar: ScalarKind | undefined,
 
 function compileOne(op: string, arg: unknown, scalar: ScalarKind | undefined): Constraint | string {
   const text = `${op}: ${JSON.stringify(arg)}`;
-  const norm = (v: unknown): unknown => (scalar && typeof v === "string" ? parseScalar(scalar, v) ?? v : v);
+  const norm = (v: unknown): unknown => (scalar && typeof v === "string" ? (parseScalar(scalar, v) ?? v) : v);
   const cmp = (pred: (a: number | string, b: number | string) => boolean): Constraint | string => {
     const b = norm(arg);
     if (typeof b !== "number" && typeof b !== "string") return "needs a number, string or scalar";
-    return { text, test: (v) => { const a = norm(v); return (typeof a === "number" || typeof a === "string") && typeof a === typeof b && pred(a, b); } };
+    return {
+      text,
+      test: (v) => {
+        const a = norm(v);
+        return (typeof a === "number" || typeof a === "string") && typeof a === typeof b && pred(a, b);
+      },
+    };
   };
   const size = (v: unknown): number | undefined =>
     typeof v === "string" || Array.isArray(v) ? v.length : v !== null && typeof v === "object" ? Object.keys(v).length : undefined;
@@ -55,16 +73,26 @@ function compileOne(op: string, arg: unknown, scalar: ScalarKind | undefined): C
       const b = norm(arg);
       return { text, test: (v) => JSON.stringify(norm(v)) === JSON.stringify(b) };
     }
-    case "greater_than": return cmp((a, b) => a > b);
-    case "greater_or_equal": return cmp((a, b) => a >= b);
-    case "less_than": return cmp((a, b) => a < b);
-    case "less_or_equal": return cmp((a, b) => a <= b);
+    case "greater_than":
+      return cmp((a, b) => a > b);
+    case "greater_or_equal":
+      return cmp((a, b) => a >= b);
+    case "less_than":
+      return cmp((a, b) => a < b);
+    case "less_or_equal":
+      return cmp((a, b) => a <= b);
     case "in_range": {
       if (!Array.isArray(arg) || arg.length !== 2) return "needs a list of two bounds";
       const [lo, hi] = arg.map(norm);
       const unbounded = hi === "UNBOUNDED";
       if (typeof lo !== "number" || (!unbounded && typeof hi !== "number")) return "bounds must be numbers or scalars";
-      return { text, test: (v) => { const a = norm(v); return typeof a === "number" && a >= lo && (unbounded || a <= (hi as number)); } };
+      return {
+        text,
+        test: (v) => {
+          const a = norm(v);
+          return typeof a === "number" && a >= lo && (unbounded || a <= (hi as number));
+        },
+      };
     }
     case "valid_values": {
       if (!Array.isArray(arg)) return "needs a list";
@@ -84,7 +112,13 @@ function compileOne(op: string, arg: unknown, scalar: ScalarKind | undefined): C
     case "max_length": {
       if (typeof arg !== "number" || !Number.isInteger(arg) || arg < 0) return "needs a non-negative integer";
       const pred = op === "length" ? (n: number) => n === arg : op === "min_length" ? (n: number) => n >= arg : (n: number) => n <= arg;
-      return { text, test: (v) => { const n = size(v); return n !== undefined && pred(n); } };
+      return {
+        text,
+        test: (v) => {
+          const n = size(v);
+          return n !== undefined && pred(n);
+        },
+      };
     }
     case "pattern": {
       if (typeof arg !== "string") return "needs a string";

@@ -36,7 +36,11 @@ export const NORMATIVE_TYPES: Record<string, Record<string, Record<string, unkno
     "tosca.interfaces.Root": {},
     "tosca.interfaces.node.lifecycle.Standard": {
       derived_from: "tosca.interfaces.Root",
-      create: {}, configure: {}, start: {}, stop: {}, delete: {},
+      create: {},
+      configure: {},
+      start: {},
+      stop: {},
+      delete: {},
     },
   },
   artifact_types: {
@@ -70,6 +74,18 @@ export const NORMATIVE_TYPES: Record<string, Record<string, Record<string, unkno
 
 /** Built-in value types of TOSCA; anything else must be a `data_types` entry. */
 export const PRIMITIVE_TYPES = new Set([
-  "string", "integer", "float", "boolean", "timestamp", "null", "version", "range", "list", "map",
-  "scalar-unit.size", "scalar-unit.time", "scalar-unit.frequency", "scalar-unit.bitrate",
+  "string",
+  "integer",
+  "float",
+  "boolean",
+  "timestamp",
+  "null",
+  "version",
+  "range",
+  "list",
+  "map",
+  "scalar-unit.size",
+  "scalar-unit.time",
+  "scalar-unit.frequency",
+  "scalar-unit.bitrate",
 ]);

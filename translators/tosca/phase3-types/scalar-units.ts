@@ -7,13 +7,37 @@
 export type ScalarKind = "size" | "time" | "frequency" | "bitrate";
 
 const SIZE: Record<string, number> = {
-  b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3, tb: 1e12, tib: 1024 ** 4,
+  b: 1,
+  kb: 1e3,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  tb: 1e12,
+  tib: 1024 ** 4,
 };
 const TIME: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, ns: 1e-9 };
 const FREQUENCY: Record<string, number> = { hz: 1, khz: 1e3, mhz: 1e6, ghz: 1e9 };
 const BITRATE: Record<string, number> = {
-  bps: 1, Kbps: 1e3, Kibps: 1024, Mbps: 1e6, Mibps: 1024 ** 2, Gbps: 1e9, Gibps: 1024 ** 3, Tbps: 1e12, Tibps: 1024 ** 4,
-  Bps: 8, KBps: 8e3, KiBps: 8 * 1024, MBps: 8e6, MiBps: 8 * 1024 ** 2, GBps: 8e9, GiBps: 8 * 1024 ** 3, TBps: 8e12, TiBps: 8 * 1024 ** 4,
+  bps: 1,
+  Kbps: 1e3,
+  Kibps: 1024,
+  Mbps: 1e6,
+  Mibps: 1024 ** 2,
+  Gbps: 1e9,
+  Gibps: 1024 ** 3,
+  Tbps: 1e12,
+  Tibps: 1024 ** 4,
+  Bps: 8,
+  KBps: 8e3,
+  KiBps: 8 * 1024,
+  MBps: 8e6,
+  MiBps: 8 * 1024 ** 2,
+  GBps: 8e9,
+  GiBps: 8 * 1024 ** 3,
+  TBps: 8e12,
+  TiBps: 8 * 1024 ** 4,
 };
 
 const UNITS: Record<ScalarKind, { table: Record<string, number>; caseSensitive: boolean }> = {

@@ -12,7 +12,14 @@ import { NORMATIVE_FILE, NORMATIVE_TYPES, PRIMITIVE_TYPES } from "./normative-ty
 import { scalarKindOf } from "./scalar-units";
 
 export const TYPE_CATEGORIES = [
-  "data_types", "capability_types", "relationship_types", "interface_types", "artifact_types", "node_types", "group_types", "policy_types",
+  "data_types",
+  "capability_types",
+  "relationship_types",
+  "interface_types",
+  "artifact_types",
+  "node_types",
+  "group_types",
+  "policy_types",
 ] as const;
 export type TypeCategory = (typeof TYPE_CATEGORIES)[number];
 
@@ -227,11 +234,17 @@ export class TypeSystem {
       // L16: in a type's own definitions (the path starts at its section) tosca-parser resolves a
       // property's data type only when a template gives the property a value; a value given to
       // it here is then refused as an unknown property.
-      if ((TYPE_CATEGORIES as readonly unknown[]).includes(path[0])) this.problems.tolerated("L16", "TYPE_UNKNOWN", `${message}; the property cannot be given a value`, file, [...path, "type"]);
+      if ((TYPE_CATEGORIES as readonly unknown[]).includes(path[0]))
+        this.problems.tolerated("L16", "TYPE_UNKNOWN", `${message}; the property cannot be given a value`, file, [...path, "type"]);
       else this.problems.error("TYPE_UNKNOWN", message, file, [...path, "type"]);
       return undefined;
     }
-    const schema: Schema = { type, constraints: compileConstraints(def.constraints, scalarKindOf(type), this.problems, file, [...path, "constraints"]), file, path };
+    const schema: Schema = {
+      type,
+      constraints: compileConstraints(def.constraints, scalarKindOf(type), this.problems, file, [...path, "constraints"]),
+      file,
+      path,
+    };
     if (def.entry_schema !== undefined && def.entry_schema !== null) {
       const entry = this.schema(def.entry_schema, file, [...path, "entry_schema"]);
       // Without its entry schema the definition is unusable, as with an unknown type (L16).
@@ -276,12 +289,14 @@ export class TypeSystem {
     const nodes = this.types.get("node_types")!;
     const byFile = new Map<string, TypeDef[]>();
     const order = [...nodes.keys()];
-    for (let moved = true; moved; ) {
+    for (let moved = true; moved;) {
       moved = false;
       for (const t of nodes.values()) {
         const parent = t.raw.derived_from;
         if (typeof parent !== "string" || nodes.has(parent)) continue;
-        const category = TYPE_CATEGORIES.find((c) => c !== "node_types" && (this.types.get(c)!.has(parent) || (c === "data_types" && PRIMITIVE_TYPES.has(parent))));
+        const category = TYPE_CATEGORIES.find(
+          (c) => c !== "node_types" && (this.types.get(c)!.has(parent) || (c === "data_types" && PRIMITIVE_TYPES.has(parent))),
+        );
         if (!category || this.types.get(category)!.has(t.name)) continue;
         nodes.delete(t.name);
         t.category = category;
@@ -293,8 +308,21 @@ export class TypeSystem {
     for (const [file, moved] of byFile) {
       moved.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
       const [first, ...rest] = moved;
-      const others = rest.length > 0 ? ` and ${rest.length} more (${rest.slice(0, 3).map((m) => m.name).join(", ")}${rest.length > 3 ? ", …" : ""})` : "";
-      this.problems.tolerated("L15", "TYPE_WRONG_SECTION", `\`${first.name}\`${others} derive from data, capability or other non-node types but are declared under node_types; each is read as a type of its parent's category`, file, ["node_types", first.name], true);
+      const others =
+        rest.length > 0
+          ? ` and ${rest.length} more (${rest
+              .slice(0, 3)
+              .map((m) => m.name)
+              .join(", ")}${rest.length > 3 ? ", …" : ""})`
+          : "";
+      this.problems.tolerated(
+        "L15",
+        "TYPE_WRONG_SECTION",
+        `\`${first.name}\`${others} derive from data, capability or other non-node types but are declared under node_types; each is read as a type of its parent's category`,
+        file,
+        ["node_types", first.name],
+        true,
+      );
     }
   }
 
@@ -311,7 +339,11 @@ export class TypeSystem {
     }
     const p = this.types.get(t.category)!.get(parent);
     if (!p) {
-      this.problems.error("TYPE_UNKNOWN_PARENT", `\`${t.name}\` derives from unknown ${t.category.replace("_types", "")} type \`${parent}\``, t.file, [t.section, t.name, "derived_from"]);
+      this.problems.error("TYPE_UNKNOWN_PARENT", `\`${t.name}\` derives from unknown ${t.category.replace("_types", "")} type \`${parent}\``, t.file, [
+        t.section,
+        t.name,
+        "derived_from",
+      ]);
       return;
     }
     t.parent = p;
@@ -333,7 +365,11 @@ export class TypeSystem {
     }
     // A data type deriving (maybe indirectly) from a primitive behaves as that primitive.
     if (t.category === "data_types" && !t.primitive) {
-      for (let cur = t.parent; cur; cur = cur.parent) if (cur.primitive) { t.primitive = cur.primitive; break; }
+      for (let cur = t.parent; cur; cur = cur.parent)
+        if (cur.primitive) {
+          t.primitive = cur.primitive;
+          break;
+        }
     }
   }
 

@@ -52,7 +52,12 @@ export function checkValue(value: unknown, schema: Schema, ctx: ValueContext, pa
     }
     if (!ctx.inputs) {
       // Type and input defaults are checked without inputs: the input may well exist.
-      ctx.problems.error("FUNCTION_SYNTAX", `\`get_input: ${name}\` is not evaluated here: only node, group and policy templates may read inputs, not type or input defaults`, ctx.file, [...path, "get_input"]);
+      ctx.problems.error(
+        "FUNCTION_SYNTAX",
+        `\`get_input: ${name}\` is not evaluated here: only node, group and policy templates may read inputs, not type or input defaults`,
+        ctx.file,
+        [...path, "get_input"],
+      );
       return;
     }
     const resolved = ctx.inputs(name);
@@ -92,9 +97,20 @@ function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: (str
       return (typeof value === "string" && TIMESTAMP.test(value)) || mismatch("a timestamp (YYYY-MM-DDThh:mm:ssZ)", value, ctx, path);
     case "version":
       // L2: `default: 1.0` in Tacker's VNF types is a YAML float.
-      return (typeof value === "string" && VERSION.test(value)) || (typeof value === "number" && Number.isFinite(value)) || mismatch("a version (major.minor[.fix[.qualifier[-build]]])", value, ctx, path);
+      return (
+        (typeof value === "string" && VERSION.test(value)) ||
+        (typeof value === "number" && Number.isFinite(value)) ||
+        mismatch("a version (major.minor[.fix[.qualifier[-build]]])", value, ctx, path)
+      );
     case "range":
-      return (Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && (Number.isInteger(value[1]) || value[1] === "UNBOUNDED") && (value[1] === "UNBOUNDED" || value[0] <= value[1])) || mismatch("a range [min, max]", value, ctx, path);
+      return (
+        (Array.isArray(value) &&
+          value.length === 2 &&
+          Number.isInteger(value[0]) &&
+          (Number.isInteger(value[1]) || value[1] === "UNBOUNDED") &&
+          (value[1] === "UNBOUNDED" || value[0] <= value[1])) ||
+        mismatch("a range [min, max]", value, ctx, path)
+      );
     case "list":
       if (!Array.isArray(value)) return mismatch("a list", value, ctx, path);
       if (schema.entrySchema) for (let i = 0; i < value.length; i++) checkNested(value[i], schema.entrySchema, ctx, path, i);
@@ -107,7 +123,12 @@ function checkType(value: unknown, schema: Schema, ctx: ValueContext, path: (str
   const scalar = scalarKindOf(type);
   if (scalar) {
     if (parseScalar(scalar, value) !== undefined) return true;
-    ctx.problems.error("VALUE_BAD_SCALAR", `expected a ${type} such as \`${SCALAR_EXAMPLE[scalar]}\` (units: ${unitsOf(scalar).join(", ")}), found ${short(value)}`, ctx.file, path);
+    ctx.problems.error(
+      "VALUE_BAD_SCALAR",
+      `expected a ${type} such as \`${SCALAR_EXAMPLE[scalar]}\` (units: ${unitsOf(scalar).join(", ")}), found ${short(value)}`,
+      ctx.file,
+      path,
+    );
     return false;
   }
   const dataType = ctx.types.get("data_types", type);

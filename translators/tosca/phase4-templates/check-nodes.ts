@@ -13,7 +13,20 @@ import { nodePath, type ArtifactAssignment, type NodeTemplate, type OperationAss
 /** What a node without artifacts or interfaces has: most nodes, so they share one empty map. */
 const NONE: ReadonlyMap<never, never> = new Map<never, never>();
 
-const NODE_KEYS = new Set(["type", "description", "metadata", "directives", "properties", "attributes", "requirements", "capabilities", "interfaces", "artifacts", "node_filter", "copy"]);
+const NODE_KEYS = new Set([
+  "type",
+  "description",
+  "metadata",
+  "directives",
+  "properties",
+  "attributes",
+  "requirements",
+  "capabilities",
+  "interfaces",
+  "artifacts",
+  "node_filter",
+  "copy",
+]);
 
 export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTemplate | undefined {
   const { problems, types, file } = ctx;
@@ -22,7 +35,8 @@ export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTe
     problems.error("TEMPLATE_SYNTAX", `node template \`${name}\` must be a map`, file, path);
     return undefined;
   }
-  for (const key of Object.keys(raw)) if (!NODE_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_KEY", `unknown key \`${key}\` in node template \`${name}\``, file, [...path, key], true);
+  for (const key of Object.keys(raw))
+    if (!NODE_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_KEY", `unknown key \`${key}\` in node template \`${name}\``, file, [...path, key], true);
   const typeName = raw.type;
   if (typeof typeName !== "string") {
     problems.error("TEMPLATE_SYNTAX", `node template \`${name}\` needs a \`type\``, file, path);
@@ -43,7 +57,13 @@ export function checkNode(name: string, raw: unknown, ctx: ValueContext): NodeTe
   return { name, typeName, type, properties, capabilities, requirements, artifacts, interfaces };
 }
 
-function checkCapabilities(raw: unknown, typeName: string, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, node: (string | number)[]): Record<string, Record<string, unknown>> {
+function checkCapabilities(
+  raw: unknown,
+  typeName: string,
+  type: NonNullable<NodeTemplate["type"]>,
+  ctx: ValueContext,
+  node: (string | number)[],
+): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   if (raw === undefined || raw === null) return out;
   const path = [...node, "capabilities"];
@@ -66,7 +86,14 @@ function checkCapabilities(raw: unknown, typeName: string, type: NonNullable<Nod
   return out;
 }
 
-function readRequirements(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, typeName: string, ctx: ValueContext, node: (string | number)[]): RequirementAssignment[] {
+function readRequirements(
+  raw: unknown,
+  types: TypeSystem,
+  type: NonNullable<NodeTemplate["type"]>,
+  typeName: string,
+  ctx: ValueContext,
+  node: (string | number)[],
+): RequirementAssignment[] {
   const out: RequirementAssignment[] = [];
   // L4: `requirements:` whose entries are all commented out is YAML null.
   if (raw === undefined || raw === null) return out;
@@ -122,7 +149,14 @@ function readArtifacts(raw: unknown, types: TypeSystem, ctx: ValueContext, node:
   return out;
 }
 
-function readInterfaces(raw: unknown, types: TypeSystem, type: NonNullable<NodeTemplate["type"]>, ctx: ValueContext, node: (string | number)[], artifacts: ReadonlyMap<string, ArtifactAssignment>): ReadonlyMap<string, ReadonlyMap<string, OperationAssignment>> {
+function readInterfaces(
+  raw: unknown,
+  types: TypeSystem,
+  type: NonNullable<NodeTemplate["type"]>,
+  ctx: ValueContext,
+  node: (string | number)[],
+  artifacts: ReadonlyMap<string, ArtifactAssignment>,
+): ReadonlyMap<string, ReadonlyMap<string, OperationAssignment>> {
   if (raw === undefined || raw === null) return NONE;
   const path = [...node, "interfaces"];
   const out = new Map<string, Map<string, OperationAssignment>>();
@@ -179,7 +213,8 @@ function readOperation(impl: unknown, artifacts: ReadonlyMap<string, ArtifactAss
   }
   const deps = Array.isArray(dependencies) ? dependencies.filter((d): d is string => typeof d === "string") : [];
   for (const name of [primary, ...deps]) {
-    if (!artifacts.has(name)) ctx.problems.error("LCM_UNKNOWN_ARTIFACT", `operation implementation \`${name}\` is not an artifact of this node`, ctx.file, implPath);
+    if (!artifacts.has(name))
+      ctx.problems.error("LCM_UNKNOWN_ARTIFACT", `operation implementation \`${name}\` is not an artifact of this node`, ctx.file, implPath);
   }
   return { implementation: primary, dependencies: deps };
 }

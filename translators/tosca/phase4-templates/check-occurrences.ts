@@ -59,7 +59,12 @@ export function checkRequirementOccurrences(entry: Topology, files: readonly Tos
   }
 }
 
-interface Bounds { min: number; max: number; text: string; given: boolean }
+interface Bounds {
+  min: number;
+  max: number;
+  text: string;
+  given: boolean;
+}
 
 /**
  * The definition's `occurrences`: `[1, UNBOUNDED]` when it gives none (also for a definition in
@@ -84,7 +89,8 @@ function message(node: NodeTemplate, req: RequirementEntry, bounds: Bounds, coun
     `; counted: ${counted}.`,
     ` Today's Tacker (tosca-parser ≥ 2.13) refuses this: "Relationship "${req.name}" in template "${node.name}" has a wrong number of occurrences".`,
   ].join("");
-  if (count < bounds.min) return `${text} Tacker's fix of its own samples: \`occurrences: [ 0, 1 ]\` on \`${req.name}\` in the requirements of \`${req.type.name}\` (or give the requirement ${bounds.min} time(s))`;
+  if (count < bounds.min)
+    return `${text} Tacker's fix of its own samples: \`occurrences: [ 0, 1 ]\` on \`${req.name}\` in the requirements of \`${req.type.name}\` (or give the requirement ${bounds.min} time(s))`;
   return `${text} Give it at most ${bounds.max} time(s), or widen the definition's \`occurrences\``;
 }
 

@@ -9,7 +9,14 @@ import { checkValue, functionName, type ValueContext } from "../phase3-types/val
  * `path` is extended and restored while each property is checked (see `checkValue`).
  * `missingTolerated` names the leniency under which a missing required property is only tolerated.
  */
-export function checkProperties(raw: unknown, defs: Map<string, PropertyDef>, ctx: ValueContext, path: (string | number)[], owner: string, missingTolerated?: string): Record<string, unknown> {
+export function checkProperties(
+  raw: unknown,
+  defs: Map<string, PropertyDef>,
+  ctx: ValueContext,
+  path: (string | number)[],
+  owner: string,
+  missingTolerated?: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const given = isMap(raw) ? raw : {};
   if (raw !== undefined && raw !== null && !isMap(raw)) ctx.problems.error("TEMPLATE_SYNTAX", "`properties` must be a map", ctx.file, path);

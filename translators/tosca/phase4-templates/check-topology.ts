@@ -10,7 +10,18 @@ import { checkNode } from "./check-nodes";
 import { checkProperties } from "./check-properties";
 import { nodePath, TT, type GroupTemplate, type PolicyTemplate, type SubstitutionMappings, type Topology } from "./topology";
 
-const TOPOLOGY_KEYS = new Set(["description", "metadata", "inputs", "outputs", "node_templates", "relationship_templates", "groups", "policies", "substitution_mappings", "workflows"]);
+const TOPOLOGY_KEYS = new Set([
+  "description",
+  "metadata",
+  "inputs",
+  "outputs",
+  "node_templates",
+  "relationship_templates",
+  "groups",
+  "policies",
+  "substitution_mappings",
+  "workflows",
+]);
 
 export function checkTopology(tosca: ToscaFile, types: TypeSystem, problems: Problems): Topology | undefined {
   const raw = tosca.doc[TT];
@@ -20,7 +31,8 @@ export function checkTopology(tosca: ToscaFile, types: TypeSystem, problems: Pro
     problems.error("TEMPLATE_SYNTAX", "`topology_template` must be a map", file, [TT]);
     return undefined;
   }
-  for (const key of Object.keys(raw)) if (!TOPOLOGY_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_KEY", `unknown key \`${key}\` in topology_template`, file, [TT, key], true);
+  for (const key of Object.keys(raw))
+    if (!TOPOLOGY_KEYS.has(key)) problems.error("TEMPLATE_UNKNOWN_KEY", `unknown key \`${key}\` in topology_template`, file, [TT, key], true);
   const topo: Topology = { file, tosca, inputs: new Map(), nodes: new Map(), groups: new Map(), policies: [] };
   const ctx: ValueContext = {
     types,
@@ -40,7 +52,12 @@ export function checkTopology(tosca: ToscaFile, types: TypeSystem, problems: Pro
   for (const node of topo.nodes.values()) {
     for (const r of node.requirements) {
       if (!topo.nodes.has(r.node)) {
-        problems.error("TEMPLATE_DANGLING_REQUIREMENT", `requirement \`${r.name}\` of \`${node.name}\` names \`${r.node}\`, which is not a node template here`, file, [...nodePath(node.name), "requirements", r.index, r.name]);
+        problems.error(
+          "TEMPLATE_DANGLING_REQUIREMENT",
+          `requirement \`${r.name}\` of \`${node.name}\` names \`${r.node}\`, which is not a node template here`,
+          file,
+          [...nodePath(node.name), "requirements", r.index, r.name],
+        );
       }
     }
   }
@@ -64,14 +81,26 @@ function readInputs(raw: unknown, topo: Topology, ctx: ValueContext): void {
       // L17: a default that is itself `get_input` (Tacker's single-file samples write
       // `selected_flavour: {default: {get_input: selected_flavour}}`); tosca-parser never evaluates
       // it, so the input is one without a default, supplied at deployment.
-      ctx.problems.tolerated("L17", "FUNCTION_SYNTAX", `the default of input \`${name}\` is a \`get_input\`, which an input cannot use; read as an input without a default`, ctx.file, [...path, "default"]);
+      ctx.problems.tolerated(
+        "L17",
+        "FUNCTION_SYNTAX",
+        `the default of input \`${name}\` is a \`get_input\`, which an input cannot use; read as an input without a default`,
+        ctx.file,
+        [...path, "default"],
+      );
       topo.inputs.set(name, {});
       continue;
     }
     topo.inputs.set(name, "default" in d ? { default: d.default } : {});
     if (schema && "default" in d) {
       // Checked here without inputs: a default cannot itself be `get_input`.
-      checkProperties({ [name]: d.default }, new Map([[name, { ...schema, name, required: false }]]), { ...ctx, inputs: undefined }, path.slice(0, -1), `input \`${name}\``);
+      checkProperties(
+        { [name]: d.default },
+        new Map([[name, { ...schema, name, required: false }]]),
+        { ...ctx, inputs: undefined },
+        path.slice(0, -1),
+        `input \`${name}\``,
+      );
     }
   }
 }
@@ -117,7 +146,8 @@ function readPolicies(raw: unknown, topo: Topology, ctx: ValueContext): void {
     if (!type) ctx.problems.error("TEMPLATE_UNKNOWN_TYPE", `policy \`${name}\` has unknown policy type \`${typeName}\``, ctx.file, [...path, "type"]);
     const targets = stringList(d.targets, ctx, [...path, "targets"]);
     targets.forEach((t, i) => {
-      if (!topo.nodes.has(t) && !topo.groups.has(t)) ctx.problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a node template or group`, ctx.file, [...path, "targets", i]);
+      if (!topo.nodes.has(t) && !topo.groups.has(t))
+        ctx.problems.error("POLICY_TARGET_MISSING", `policy target \`${t}\` is not a node template or group`, ctx.file, [...path, "targets", i]);
     });
     const properties = type ? checkProperties(d.properties, ctx.types.properties(type), ctx, [...path, "properties"], `policy type \`${typeName}\``) : {};
     topo.policies.push({ name, typeName, type, properties, targets, index } satisfies PolicyTemplate);
@@ -137,7 +167,8 @@ function readSubstitution(raw: unknown, topo: Topology, ctx: ValueContext): Subs
   if (nodeType) {
     const defs = ctx.types.properties(nodeType);
     for (const [k, v] of Object.entries(properties)) {
-      if (!defs.has(k)) ctx.problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${k}\` is not a property of \`${raw.node_type}\``, ctx.file, [...path, "properties", k], true);
+      if (!defs.has(k))
+        ctx.problems.error("TEMPLATE_UNKNOWN_PROPERTY", `\`${k}\` is not a property of \`${raw.node_type}\``, ctx.file, [...path, "properties", k], true);
       else checkSubstitutedValue(v, k, defs, ctx, [...path, "properties", k]);
     }
   }
@@ -153,7 +184,13 @@ function readSubstitution(raw: unknown, topo: Topology, ctx: ValueContext): Subs
       }
       if (!topo.nodes.has(mapping[0])) {
         // L20: tosca-parser does not resolve substitution requirements; Tacker onboards the flavour and the mapping maps nothing.
-        ctx.problems.tolerated("L20", "TEMPLATE_DANGLING_REQUIREMENT", `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here; it is ignored`, ctx.file, [...at, 0]);
+        ctx.problems.tolerated(
+          "L20",
+          "TEMPLATE_DANGLING_REQUIREMENT",
+          `substitution requirement \`${name}\` names \`${mapping[0]}\`, which is not a node template here; it is ignored`,
+          ctx.file,
+          [...at, 0],
+        );
         continue;
       }
       requirements.set(name, [mapping[0], mapping[1]]);
@@ -171,7 +208,13 @@ function checkSubstitutedValue(value: unknown, name: string, defs: ReturnType<Ty
   const def = defs.get(name)!;
   checkValue(value, { ...def, constraints: [] }, ctx, path);
   for (const c of def.constraints) {
-    if (!c.test(value)) ctx.problems.warning("SUBSTITUTION_CONSTRAINT", `${JSON.stringify(value)} violates \`${c.text}\` of the substituted type's \`${name}\` (accepted, as Tacker does)`, ctx.file, path);
+    if (!c.test(value))
+      ctx.problems.warning(
+        "SUBSTITUTION_CONSTRAINT",
+        `${JSON.stringify(value)} violates \`${c.text}\` of the substituted type's \`${name}\` (accepted, as Tacker does)`,
+        ctx.file,
+        path,
+      );
   }
 }
 

@@ -24,7 +24,15 @@ import { readVnfInfo } from "./vnf-node";
  * @param entryFile the entry definitions, where "no flavour" is reported
  * @param unimported files loaded only by L6: they add flavours, they cannot be the only ones
  */
-export function buildModel(topologies: Topology[], entry: Topology | undefined, entryFile: string, unimported: ReadonlySet<string>, source: PackageSource, manifests: string[], ctx: SemanticContext): VnfModel | undefined {
+export function buildModel(
+  topologies: Topology[],
+  entry: Topology | undefined,
+  entryFile: string,
+  unimported: ReadonlySet<string>,
+  source: PackageSource,
+  manifests: string[],
+  ctx: SemanticContext,
+): VnfModel | undefined {
   const vnfNode = (t: Topology): NodeTemplate | undefined => [...t.nodes.values()].find((n) => ctx.types.isA(n.type, T.VNF));
   let flavourTopos = topologies.filter((t) => t.substitution && ctx.types.isA(ctx.types.get("node_types", t.substitution.nodeType), T.VNF));
   if (flavourTopos.length === 0) {
@@ -35,12 +43,22 @@ export function buildModel(topologies: Topology[], entry: Topology | undefined, 
   }
   const entryVnf = entry ? vnfNode(entry) : undefined;
   if (flavourTopos.length === 0) {
-    ctx.problems.error("SOL001_NO_FLAVOUR", "no deployment flavour: no topology_template has substitution_mappings for a VNF node type, or a VNF node with a flavour_id", entryFile, entry ? [TT] : []);
+    ctx.problems.error(
+      "SOL001_NO_FLAVOUR",
+      "no deployment flavour: no topology_template has substitution_mappings for a VNF node type, or a VNF node with a flavour_id",
+      entryFile,
+      entry ? [TT] : [],
+    );
     return undefined;
   }
   if (flavourTopos.every((t) => unimported.has(t.file))) {
     // Tacker's csar_utils finds flavours through the entry's imports only and then refuses the package.
-    ctx.problems.error("SOL001_NO_FLAVOUR", `No VNF flavours are available: the entry definitions neither define nor import a flavour (${flavourTopos.map((t) => t.file).join(", ")} not imported)`, entryFile, ["imports"]);
+    ctx.problems.error(
+      "SOL001_NO_FLAVOUR",
+      `No VNF flavours are available: the entry definitions neither define nor import a flavour (${flavourTopos.map((t) => t.file).join(", ")} not imported)`,
+      entryFile,
+      ["imports"],
+    );
     return undefined;
   }
   const firstVnf = vnfNode(flavourTopos[0]);
@@ -66,13 +84,19 @@ export function buildModel(topologies: Topology[], entry: Topology | undefined, 
 
 function buildFlavour(topo: Topology, vnf: NodeTemplate | undefined, source: PackageSource, ctx: SemanticContext): Flavour {
   const id = str(topo.substitution?.properties.flavour_id) ?? str(vnf?.properties.flavour_id) ?? "";
-  if (id === "") ctx.problems.error("SOL001_NO_FLAVOUR_ID", "the flavour has no flavour_id (substitution_mappings.properties.flavour_id)", topo.file, [TT, "substitution_mappings"]);
+  if (id === "")
+    ctx.problems.error("SOL001_NO_FLAVOUR_ID", "the flavour has no flavour_id (substitution_mappings.properties.flavour_id)", topo.file, [
+      TT,
+      "substitution_mappings",
+    ]);
   const nodes = [...topo.nodes.values()];
   const of = (t: string) => nodes.filter((n) => ctx.types.isA(n.type, t));
   const vdus = of(T.VDU_COMPUTE).map((n) => readVdu(n, topo, ctx));
   const vduIds = new Set(vdus.map((v) => v.id));
   const vls = of(T.VNF_VIRTUAL_LINK).map((n) => readVirtualLink(n));
-  const cps = of(T.VDU_CP).map((n) => readCp(n, topo, ctx)).filter((c) => c !== undefined);
+  const cps = of(T.VDU_CP)
+    .map((n) => readCp(n, topo, ctx))
+    .filter((c) => c !== undefined);
   const scaling = readScaling(topo, vduIds, ctx);
   const levels = readLevels(topo, vduIds, scaling.aspects, vls, ctx);
   for (const vdu of vdus) computeInstances(vdu, scaling, levels, topo, ctx);
@@ -98,7 +122,12 @@ function buildFlavour(topo: Topology, vnf: NodeTemplate | undefined, source: Pac
   for (const link of flavour.externalLinks) {
     // SOL001's standard mapping `[VnfExtCp, external_virtual_link]` exposes a VnfExtCp, not a VduCp.
     if (!cps.some((c) => c.id === link.cpId) && !ctx.types.isA(topo.nodes.get(link.cpId)?.type, T.VNF_EXT_CP)) {
-      ctx.problems.error("SOL001_BAD_TARGET", `substitution requirement \`${link.name}\` must map a VduCp or a VnfExtCp; \`${link.cpId}\` is neither`, topo.file, [TT, "substitution_mappings", "requirements", link.name]);
+      ctx.problems.error(
+        "SOL001_BAD_TARGET",
+        `substitution requirement \`${link.name}\` must map a VduCp or a VnfExtCp; \`${link.cpId}\` is neither`,
+        topo.file,
+        [TT, "substitution_mappings", "requirements", link.name],
+      );
     }
   }
   if (vnf === undefined && topo.substitution) {

@@ -17,11 +17,22 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
   // Checked before a message and path are built: most numbers are in range.
   const inRange = (n: number) => n >= vdu.minInstances && n <= vdu.maxInstances;
   const outOfRange = (n: number, what: string, at: Omit<ProfileViolation, "instances" | "where">, path: (string | number)[], atKey = false) => {
-    const where = ctx.problems.warning("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]; Tacker onboards this and refuses the operation that reaches it`, topo.file, path, atKey);
+    const where = ctx.problems.warning(
+      "INSTANCES_OUT_OF_RANGE",
+      `VDU \`${vdu.id}\` would have ${n} instance(s) ${what}, outside vdu_profile [${vdu.minInstances}, ${vdu.maxInstances}]; Tacker onboards this and refuses the operation that reaches it`,
+      topo.file,
+      path,
+      atKey,
+    );
     (vdu.profileViolations ??= []).push({ ...at, instances: n, where });
   };
   if (vdu.minInstances > vdu.maxInstances) {
-    ctx.problems.error("INSTANCES_OUT_OF_RANGE", `VDU \`${vdu.id}\`: min_number_of_instances ${vdu.minInstances} exceeds max_number_of_instances ${vdu.maxInstances}`, topo.file, [...nodePath(vdu.id), "properties", "vdu_profile"]);
+    ctx.problems.error(
+      "INSTANCES_OUT_OF_RANGE",
+      `VDU \`${vdu.id}\`: min_number_of_instances ${vdu.minInstances} exceeds max_number_of_instances ${vdu.maxInstances}`,
+      topo.file,
+      [...nodePath(vdu.id), "properties", "vdu_profile"],
+    );
   }
   if (initial && !inRange(base)) outOfRange(base, "initially", {}, [...policyPath(initial.policy), "properties", "initial_delta"]);
 
@@ -32,7 +43,7 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     const perStep: number[] = [];
     for (let s = 0; s < aspect.maxScaleLevel; s++) {
       const deltaId = aspect.stepDeltas[Math.min(s, aspect.stepDeltas.length - 1)];
-      perStep.push(deltaId === undefined ? 0 : deltas[deltaId] ?? 0);
+      perStep.push(deltaId === undefined ? 0 : (deltas[deltaId] ?? 0));
     }
     const byLevel = [base];
     perStep.forEach((d) => byLevel.push(byLevel[byLevel.length - 1] + d));
@@ -50,11 +61,27 @@ export function computeInstances(vdu: Vdu, scaling: ScalingPolicies, levels: Lev
     const n = given ?? computed;
     vdu.instancesByLevel[level.id] = n;
     if (explicit && given === undefined) {
-      ctx.problems.error("POLICY_LEVEL_MISSING", `VduInstantiationLevels of \`${vdu.id}\` has no entry for level \`${level.id}\``, topo.file, [...policyPath(explicit.policy), "properties", "levels"]);
+      ctx.problems.error("POLICY_LEVEL_MISSING", `VduInstantiationLevels of \`${vdu.id}\` has no entry for level \`${level.id}\``, topo.file, [
+        ...policyPath(explicit.policy),
+        "properties",
+        "levels",
+      ]);
     } else if (explicit && given !== computed && steps.size > 0) {
-      ctx.problems.warning("INSTANCES_LEVEL_MISMATCH", `VDU \`${vdu.id}\` at level \`${level.id}\`: VduInstantiationLevels says ${given}, initial delta plus scale_info gives ${computed}; Tacker uses ${given}`, topo.file, [...policyPath(explicit.policy), "properties", "levels", level.id]);
+      ctx.problems.warning(
+        "INSTANCES_LEVEL_MISMATCH",
+        `VDU \`${vdu.id}\` at level \`${level.id}\`: VduInstantiationLevels says ${given}, initial delta plus scale_info gives ${computed}; Tacker uses ${given}`,
+        topo.file,
+        [...policyPath(explicit.policy), "properties", "levels", level.id],
+      );
     }
-    if (!inRange(n)) outOfRange(n, `at instantiation level \`${level.id}\``, { levelId: level.id }, explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id), !explicit);
+    if (!inRange(n))
+      outOfRange(
+        n,
+        `at instantiation level \`${level.id}\``,
+        { levelId: level.id },
+        explicit ? [...policyPath(explicit.policy), "properties", "levels", level.id] : nodePath(vdu.id),
+        !explicit,
+      );
   }
   vdu.initialInstances = levels.defaultLevelId !== undefined ? vdu.instancesByLevel[levels.defaultLevelId] : base;
 }

@@ -39,8 +39,21 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
         const level = int(obj(infos[aspectId]).scale_level) ?? 0;
         scaleInfo[aspectId] = level;
         const aspect = aspectById.get(aspectId);
-        if (!aspect) ctx.problems.error("POLICY_UNKNOWN_ASPECT", `scale_info names aspect \`${aspectId}\`, which no ScalingAspects policy declares`, topo.file, [...path, "levels", id, "scale_info", aspectId], true);
-        else if (level > aspect.maxScaleLevel) ctx.problems.error("POLICY_SCALE_LEVEL_RANGE", `scale_level ${level} exceeds max_scale_level ${aspect.maxScaleLevel} of aspect \`${aspectId}\``, topo.file, [...path, "levels", id, "scale_info", aspectId, "scale_level"]);
+        if (!aspect)
+          ctx.problems.error(
+            "POLICY_UNKNOWN_ASPECT",
+            `scale_info names aspect \`${aspectId}\`, which no ScalingAspects policy declares`,
+            topo.file,
+            [...path, "levels", id, "scale_info", aspectId],
+            true,
+          );
+        else if (level > aspect.maxScaleLevel)
+          ctx.problems.error(
+            "POLICY_SCALE_LEVEL_RANGE",
+            `scale_level ${level} exceeds max_scale_level ${aspect.maxScaleLevel} of aspect \`${aspectId}\``,
+            topo.file,
+            [...path, "levels", id, "scale_info", aspectId, "scale_level"],
+          );
       }
       const level: InstantiationLevel = { id, scaleInfo, isDefault: id === defaultLevel };
       const description = str(obj(def).description);
@@ -49,7 +62,12 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
     }
     if (defaultLevel !== undefined) {
       if (!result.levels.some((l) => l.id === defaultLevel)) {
-        ctx.problems.error("POLICY_DEFAULT_LEVEL_MISSING", `default_level \`${defaultLevel}\` is not one of the levels (${result.levels.map((l) => l.id).join(", ")})`, topo.file, [...path, "default_level"]);
+        ctx.problems.error(
+          "POLICY_DEFAULT_LEVEL_MISSING",
+          `default_level \`${defaultLevel}\` is not one of the levels (${result.levels.map((l) => l.id).join(", ")})`,
+          topo.file,
+          [...path, "default_level"],
+        );
       } else result.defaultLevelId = defaultLevel;
     } else if (result.levels.length === 1) {
       result.levels[0].isDefault = true;
@@ -57,7 +75,13 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
     } else if (result.levels.length > 1) {
       // L19: SOL001 asks for it only in a comment; Tacker then instantiates at the request's level,
       // or without one from the initial deltas.
-      ctx.problems.tolerated("L19", "POLICY_DEFAULT_LEVEL_MISSING", "default_level is required when there is more than one level; without it an instantiate request names the level, or the initial deltas apply", topo.file, path);
+      ctx.problems.tolerated(
+        "L19",
+        "POLICY_DEFAULT_LEVEL_MISSING",
+        "default_level is required when there is more than one level; without it an instantiate request names the level, or the initial deltas apply",
+        topo.file,
+        path,
+      );
     }
   }
   const levelIds = new Set(result.levels.map((l) => l.id));
@@ -67,12 +91,24 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
     const perVl = is(p, T.VL_INSTANTIATION_LEVELS);
     if (!perVdu && !perVl) continue;
     if (!levelsPolicy) {
-      ctx.problems.error("POLICY_LEVELS_WITHOUT_INSTANTIATION_LEVELS", `\`${p.name}\` needs an InstantiationLevels policy in the same flavour`, topo.file, policyPath(p));
+      ctx.problems.error(
+        "POLICY_LEVELS_WITHOUT_INSTANTIATION_LEVELS",
+        `\`${p.name}\` needs an InstantiationLevels policy in the same flavour`,
+        topo.file,
+        policyPath(p),
+      );
       continue;
     }
     const levels = obj(p.properties.levels);
     for (const id of Object.keys(levels)) {
-      if (!levelIds.has(id)) ctx.problems.error("POLICY_UNKNOWN_LEVEL", `level \`${id}\` is not declared by InstantiationLevels`, topo.file, [...policyPath(p), "properties", "levels", id], true);
+      if (!levelIds.has(id))
+        ctx.problems.error(
+          "POLICY_UNKNOWN_LEVEL",
+          `level \`${id}\` is not declared by InstantiationLevels`,
+          topo.file,
+          [...policyPath(p), "properties", "levels", id],
+          true,
+        );
     }
     if (perVdu) {
       const counts: Record<string, number> = {};
@@ -82,7 +118,12 @@ export function readLevels(topo: Topology, vduIds: Set<string>, aspects: Scaling
       p.targets.forEach((t, i) => {
         const vl = vlById.get(t);
         if (!vl) {
-          if (topo.nodes.has(t)) ctx.problems.error("POLICY_BAD_TARGET", `VirtualLinkInstantiationLevels targets VnfVirtualLink nodes; \`${t}\` is not one`, topo.file, [...policyPath(p), "targets", i]);
+          if (topo.nodes.has(t))
+            ctx.problems.error("POLICY_BAD_TARGET", `VirtualLinkInstantiationLevels targets VnfVirtualLink nodes; \`${t}\` is not one`, topo.file, [
+              ...policyPath(p),
+              "targets",
+              i,
+            ]);
           return;
         }
         for (const [id, def] of Object.entries(levels)) {

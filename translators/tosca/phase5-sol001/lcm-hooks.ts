@@ -38,7 +38,10 @@ export function readLcmHooks(vnf: NodeTemplate, topo: Topology, ctx: SemanticCon
         ctx.problems.warning("ARTIFACT_FILE_MISSING", `LCM artifact file \`${artifact.file}\` is not in the package`, topo.file, path);
       }
       if (firstUse && artifact.type !== undefined && artifact.type !== T.PYTHON) {
-        ctx.problems.warning("LCM_ARTIFACT_TYPE", `Tacker v2 runs only ${T.PYTHON} Mgmt Drivers; \`${artifact.name}\` is \`${artifact.type}\``, topo.file, [...path, "type"]);
+        ctx.problems.warning("LCM_ARTIFACT_TYPE", `Tacker v2 runs only ${T.PYTHON} Mgmt Drivers; \`${artifact.name}\` is \`${artifact.type}\``, topo.file, [
+          ...path,
+          "type",
+        ]);
       }
       hooks.push({ operation, artifact: artifact.name, file, artifactType: artifact.type ?? "", dependencies: impl.dependencies });
     }

@@ -22,9 +22,17 @@ export function readPlacement(topo: Topology, vduIds: Set<string>, ctx: Semantic
     const vdus = new Set<string>();
     p.targets.forEach((t, i) => {
       if (vduIds.has(t)) vdus.add(t);
-      else if (byId.has(t)) byId.get(t)!.members.filter((m) => vduIds.has(m)).forEach((m) => vdus.add(m));
+      else if (byId.has(t))
+        byId
+          .get(t)!
+          .members.filter((m) => vduIds.has(m))
+          .forEach((m) => vdus.add(m));
       else if (topo.nodes.has(t) && !ctx.types.isA(topo.nodes.get(t)!.type, T.VNF_VIRTUAL_LINK)) {
-        ctx.problems.error("POLICY_BAD_TARGET", `\`${p.typeName}\` targets VDUs, VLs or placement groups; \`${t}\` is none of them`, topo.file, [...policyPath(p), "targets", i]);
+        ctx.problems.error("POLICY_BAD_TARGET", `\`${p.typeName}\` targets VDUs, VLs or placement groups; \`${t}\` is none of them`, topo.file, [
+          ...policyPath(p),
+          "targets",
+          i,
+        ]);
       }
     });
     rules.push({ id: p.name, kind: anti ? "anti-affinity" : "affinity", scope: str(p.properties.scope) ?? "nfvi_node", targets: p.targets, vduIds: [...vdus] });

@@ -46,21 +46,38 @@ export function readScaling(topo: Topology, vduIds: Set<string>, ctx: SemanticCo
     if (initialDelta) {
       const value = int(obj(p.properties.initial_delta).number_of_instances) ?? 0;
       for (const vdu of targets) {
-        if (result.initialDeltas.has(vdu)) ctx.problems.error("POLICY_DUPLICATE", `VDU \`${vdu}\` already has an initial delta (policy \`${result.initialDeltas.get(vdu)!.policy.name}\`)`, topo.file, policyPath(p));
+        if (result.initialDeltas.has(vdu))
+          ctx.problems.error(
+            "POLICY_DUPLICATE",
+            `VDU \`${vdu}\` already has an initial delta (policy \`${result.initialDeltas.get(vdu)!.policy.name}\`)`,
+            topo.file,
+            policyPath(p),
+          );
         else result.initialDeltas.set(vdu, { value, policy: p });
       }
     } else {
       const aspectId = str(p.properties.aspect) ?? "";
       const aspect = aspects.get(aspectId);
       if (!aspect) {
-        ctx.problems.error("POLICY_UNKNOWN_ASPECT", `aspect \`${aspectId}\` is not declared by a ScalingAspects policy`, topo.file, [...policyPath(p), "properties", "aspect"]);
+        ctx.problems.error("POLICY_UNKNOWN_ASPECT", `aspect \`${aspectId}\` is not declared by a ScalingAspects policy`, topo.file, [
+          ...policyPath(p),
+          "properties",
+          "aspect",
+        ]);
         continue;
       }
       const deltas: Record<string, number> = {};
       for (const [id, d] of Object.entries(obj(p.properties.deltas))) {
         // L14: Tacker looks deltas up by step delta id when it scales; any other key is never read.
         if (!aspect.stepDeltas.includes(id)) {
-          ctx.problems.tolerated("L14", "POLICY_UNKNOWN_DELTA", `delta \`${id}\` is not a step delta of aspect \`${aspectId}\` (step_deltas: ${aspect.stepDeltas.join(", ") || "none"})`, topo.file, [...policyPath(p), "properties", "deltas", id], true);
+          ctx.problems.tolerated(
+            "L14",
+            "POLICY_UNKNOWN_DELTA",
+            `delta \`${id}\` is not a step delta of aspect \`${aspectId}\` (step_deltas: ${aspect.stepDeltas.join(", ") || "none"})`,
+            topo.file,
+            [...policyPath(p), "properties", "deltas", id],
+            true,
+          );
         }
         deltas[id] = int(obj(d).number_of_instances) ?? 0;
       }
@@ -68,7 +85,13 @@ export function readScaling(topo: Topology, vduIds: Set<string>, ctx: SemanticCo
       let missing: MissingDelta | undefined;
       for (const step of aspect.stepDeltas) {
         if (step in deltas) continue;
-        const where = ctx.problems.tolerated("L14", "POLICY_DELTA_MISSING", `step delta \`${step}\` of aspect \`${aspectId}\` has no number_of_instances here; scaling this aspect will be refused`, topo.file, [...policyPath(p), "properties", "deltas"]);
+        const where = ctx.problems.tolerated(
+          "L14",
+          "POLICY_DELTA_MISSING",
+          `step delta \`${step}\` of aspect \`${aspectId}\` has no number_of_instances here; scaling this aspect will be refused`,
+          topo.file,
+          [...policyPath(p), "properties", "deltas"],
+        );
         missing ??= { deltaId: step, where };
       }
       for (const vdu of targets) {

@@ -24,8 +24,19 @@ export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext
     // Its sw_image_data, if any, is a container image that a container VDU runs without a manifest.
     const image = readSwImage(node, ctx);
     return {
-      id: node.name, name, ...(description !== undefined ? { description } : {}), minInstances, maxInstances, initialInstances: 0, instancesByLevel: {}, scaling: [],
-      kind: "container", containers: [], labels: {}, servicePorts: [], ...(image ? { swImage: image } : {}),
+      id: node.name,
+      name,
+      ...(description !== undefined ? { description } : {}),
+      minInstances,
+      maxInstances,
+      initialInstances: 0,
+      instancesByLevel: {},
+      scaling: [],
+      kind: "container",
+      containers: [],
+      labels: {},
+      servicePorts: [],
+      ...(image ? { swImage: image } : {}),
     };
   }
   const storageIds: string[] = [];
@@ -33,12 +44,24 @@ export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext
     if (r.name !== "virtual_storage") continue;
     const target = topo.nodes.get(r.node);
     if (target && !ctx.types.isA(target.type, T.VDU_BLOCK_STORAGE)) {
-      ctx.problems.error("SOL001_BAD_TARGET", `virtual_storage of \`${node.name}\` must be a Vdu.VirtualBlockStorage, \`${r.node}\` is a \`${target.typeName}\``, topo.file, [...nodePath(node.name), "requirements", r.index, r.name]);
+      ctx.problems.error(
+        "SOL001_BAD_TARGET",
+        `virtual_storage of \`${node.name}\` must be a Vdu.VirtualBlockStorage, \`${r.node}\` is a \`${target.typeName}\``,
+        topo.file,
+        [...nodePath(node.name), "requirements", r.index, r.name],
+      );
     }
     if (target) storageIds.push(r.node);
   }
   const vdu: ComputeVdu = {
-    id: node.name, name, ...(description !== undefined ? { description } : {}), minInstances, maxInstances, initialInstances: 0, instancesByLevel: {}, scaling: [],
+    id: node.name,
+    name,
+    ...(description !== undefined ? { description } : {}),
+    minInstances,
+    maxInstances,
+    initialInstances: 0,
+    instancesByLevel: {},
+    scaling: [],
     kind: "compute",
     virtualCompute: {
       memoryMib: toMib(obj(vc.virtual_memory).virtual_mem_size) ?? 0,
@@ -60,7 +83,9 @@ export function readVdu(node: NodeTemplate, topo: Topology, ctx: SemanticContext
 /** `sw_image_data` plus the `tosca.artifacts.nfv.SwImage` artifact of a VDU or a storage. */
 export function readSwImage(node: NodeTemplate, ctx: SemanticContext): SwImage | undefined {
   const data = node.properties.sw_image_data;
-  const artifact = [...node.artifacts.values()].find((a) => (a.type ? ctx.types.isA(ctx.types.get("artifact_types", a.type), T.SW_IMAGE) : a.name === "sw_image"));
+  const artifact = [...node.artifacts.values()].find((a) =>
+    a.type ? ctx.types.isA(ctx.types.get("artifact_types", a.type), T.SW_IMAGE) : a.name === "sw_image",
+  );
   if (data === undefined && !artifact) return undefined;
   const d = obj(data);
   const image: SwImage = { name: str(d.name) ?? node.name, version: str(d.version) ?? "" };
@@ -77,4 +102,3 @@ export function readSwImage(node: NodeTemplate, ctx: SemanticContext): SwImage |
   set("artifactFile", artifact?.resolved);
   return image;
 }
-

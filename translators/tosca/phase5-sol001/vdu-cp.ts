@@ -14,14 +14,24 @@ export function readCp(node: NodeTemplate, topo: Topology, ctx: SemanticContext)
   }
   const vdu = topo.nodes.get(binding.node);
   if (vdu && !ctx.types.isA(vdu.type, T.VDU_COMPUTE)) {
-    ctx.problems.error("SOL001_BAD_TARGET", `virtual_binding of \`${node.name}\` must be a Vdu.Compute, \`${binding.node}\` is a \`${vdu.typeName}\``, topo.file, [...path, "requirements", binding.index, "virtual_binding"]);
+    ctx.problems.error(
+      "SOL001_BAD_TARGET",
+      `virtual_binding of \`${node.name}\` must be a Vdu.Compute, \`${binding.node}\` is a \`${vdu.typeName}\``,
+      topo.file,
+      [...path, "requirements", binding.index, "virtual_binding"],
+    );
   }
   const cp: Cp = { id: node.name, vduId: binding.node, layerProtocols: strings(node.properties.layer_protocols) };
   const link = node.requirements.find((r) => r.name === "virtual_link");
   if (link) {
     const vl = topo.nodes.get(link.node);
     if (vl && !ctx.types.isA(vl.type, T.VNF_VIRTUAL_LINK)) {
-      ctx.problems.error("SOL001_BAD_TARGET", `virtual_link of \`${node.name}\` must be a VnfVirtualLink, \`${link.node}\` is a \`${vl.typeName}\``, topo.file, [...path, "requirements", link.index, "virtual_link"]);
+      ctx.problems.error(
+        "SOL001_BAD_TARGET",
+        `virtual_link of \`${node.name}\` must be a VnfVirtualLink, \`${link.node}\` is a \`${vl.typeName}\``,
+        topo.file,
+        [...path, "requirements", link.index, "virtual_link"],
+      );
     }
     cp.virtualLinkId = link.node;
   }
