@@ -44,7 +44,7 @@ export type { ServerPlacement, ServerPlacementSource } from "./components/vim/se
 // Components.
 export { VmVnf, type VmVnfArgs, type VnfcInfo } from "./components/vnf/vm-vnf";
 export { LCM_OPERATIONS, type LcmOperation, type ServerGroupPolicy } from "./components/vnf/plan";
-export type { HookCommand, HookFile, HookScript, SshArgs } from "./mgmt/hooks";
+export type { HookCommand, HookFile, HookScript, SshArgs } from "./components/vnf/hooks";
 export { ContainerizedVnf, type ContainerizedVnfArgs, type CnfObjectRef, type CnfService } from "./components/cnf/containerized-vnf";
 export type { VnfcRef } from "./translators/kubernetes/plan";
 export {

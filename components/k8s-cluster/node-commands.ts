@@ -21,7 +21,7 @@ import { createHash } from "node:crypto";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
-import { REMOTE_DIR, connectionFor, remoteCommand, type SshArgs } from "../../mgmt/hooks";
+import { REMOTE_DIR, connectionFor, remoteCommand, type SshArgs } from "../vnf/hooks";
 import { proxyFileFields, type ProxySettings } from "../host-files";
 import { containerdConfig, registryCredentials } from "./config/containerd";
 import { haproxyConfig, FRONTEND_PORT, APISERVER_PORT } from "./config/haproxy";

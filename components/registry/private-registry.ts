@@ -6,7 +6,7 @@ import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
 import { isDebianVersion, proxyFileFields } from "../host-files";
-import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../../mgmt/hooks";
+import { REMOTE_DIR, wireHooks, type HookCommand, type HookFile, type HookScript } from "../vnf/hooks";
 import { planVmVnf } from "../vnf/plan";
 import { VmVnf } from "../vnf/vm-vnf";
 import { HOST_VNFC, PARAM_KEY, readRegistryInstallation, registryStdin, type RegistryInstallation } from "./params";

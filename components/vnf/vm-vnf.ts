@@ -3,16 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
-import {
-  extConnStartCommands,
-  healStartCommands,
-  wireHooks,
-  type HookCommand,
-  type HookFile,
-  type HookScript,
-  type SshArgs,
-  type VnfcTarget,
-} from "../../mgmt/hooks";
+import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "./hooks";
 import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { componentPackageFileOnDisk } from "../package-file";
 import { validateHooks } from "./validate-hooks";

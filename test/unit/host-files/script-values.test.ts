@@ -19,7 +19,7 @@ import { validServer } from "../../../components/k8s-cluster/params";
 import { registryStdin } from "../../../components/registry/params";
 import { stdinLines } from "../../../components/k8s-cluster/stdin";
 import { isDebianPackageName, isDebianVersion } from "../../../components/host-files";
-import { shq } from "../../../mgmt/hooks";
+import { shq } from "../../../components/vnf/hooks";
 
 const LIB = path.join(__dirname, "../../../mgmt/k8s/lib.sh");
 const INSTALL_REGISTRY = path.join(__dirname, "../../../mgmt/registry/install-registry.sh");

@@ -22,7 +22,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
-import type { LcmOperation } from "../components/vnf/plan";
+import type { LcmOperation } from "./plan";
 
 /** Where scripts and files land on the VM. */
 export const REMOTE_DIR = "/var/tmp/nfv";

@@ -1,5 +1,5 @@
 /**
- * Hook wiring (mgmt/hooks.ts) through VmVnf on helloworld3: which commands exist for which VNFC,
+ * Hook wiring (components/vnf/hooks.ts) through VmVnf on helloworld3: which commands exist for which VNFC,
  * create vs delete, and the order Pulumi's dependencies impose. Mocks: proves the graph, not SSH.
  */
 import { createHash } from "node:crypto";
@@ -13,7 +13,7 @@ import { forget, request, vnfTestBed } from "../vnf/vnf-mocks";
 
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");
-let hooksMod: typeof import("../../../mgmt/hooks");
+let hooksMod: typeof import("../../../components/vnf/hooks");
 let hw3: VnfModel;
 let provider: openstack.Provider;
 const NOOP = path.resolve(__dirname, "../../fixtures/vnf/hooks/noop.sh");
@@ -21,7 +21,7 @@ const ALL = ["instantiate_start", "instantiate_end", "scale_start", "scale_end",
 
 beforeAll(async () => {
   ({ registered, vnf, hw3, provider } = await vnfTestBed());
-  hooksMod = await import("../../../mgmt/hooks");
+  hooksMod = await import("../../../components/vnf/hooks");
 });
 afterEach(() => forget(registered));
 
