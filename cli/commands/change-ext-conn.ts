@@ -10,9 +10,9 @@ import * as path from "node:path";
 import { parseArgs, UsageError } from "../args";
 import { unreadableFile } from "../../translators/user-file";
 import { EXIT_PROBLEMS, UserError, type Command } from "../io";
-import { planChangeExtConnOperation } from "../ops/change-ext-conn";
-import type { DeployedVnf } from "../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
+import { planChangeExtConnOperation } from "../../ops/change-ext-conn";
+import type { DeployedVnf } from "../../ops/operations";
+import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

@@ -4,11 +4,11 @@
  * volumes kept, heal hooks run. CNFs: listed pods are deleted through the Kubernetes API (their
  * controller, or we, create them again); no ids replaces every workload.
  */
-import { kubeApi, runHeal, type LivePod } from "../../components/cnf/ops";
+import { kubeApi, runHeal, type LivePod } from "../../ops/cnf";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
-import { planHealOperation, type DeployedVnf } from "../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
+import { planHealOperation, type DeployedVnf } from "../../ops/operations";
+import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

@@ -6,8 +6,8 @@
  */
 import { parseArgs, UsageError } from "../args";
 import { EXIT_PROBLEMS, type Command } from "../io";
-import { planScaleOperation } from "../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../ops/stack-state";
+import { planScaleOperation } from "../../ops/operations";
+import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

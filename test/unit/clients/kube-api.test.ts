@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { kubeApi, runHeal, type HttpRequest, type HttpResponse, type HealPlan } from "../../../components/cnf/ops";
+import { kubeApi, runHeal, type HttpRequest, type HttpResponse, type HealPlan } from "../../../ops/cnf";
 import { parse, stringify } from "yaml";
 import { buildKubeconfig } from "../../../clients/kubeconfig";
 

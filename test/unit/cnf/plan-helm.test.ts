@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planScale } from "../../../components/cnf/ops";
+import { planScale } from "../../../ops/cnf";
 import { planCnf } from "../../../translators/kubernetes/plan";
 import type { VnfModel } from "../../../translators/tosca/model";
 import { DirectorySource, MemorySource, type PackageSource } from "../../../translators/tosca/phase1-read/package-source";
@@ -158,7 +158,7 @@ describe("bad Helm requests: one code per mistake, at the field", () => {
   });
 });
 
-describe("scale of a Helm CNF (components/cnf/ops planScale)", () => {
+describe("scale of a Helm CNF (ops/cnf planScale)", () => {
   const scale = (additionalParams: Record<string, unknown>) =>
     planScale({ model, flavourId: "simple", plan: plan(additionalParams), request: { aspectId: "web_aspect", type: "SCALE_OUT", numberOfSteps: 1 } });
 

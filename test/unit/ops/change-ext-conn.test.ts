@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { planChangeExtConnOperation } from "../../../cli/ops/change-ext-conn";
-import { planScaleOperation } from "../../../cli/ops/operations";
+import { planChangeExtConnOperation } from "../../../ops/change-ext-conn";
+import { planScaleOperation } from "../../../ops/operations";
 import { DiagnosticBag, DiagnosticError } from "../../../translators/diagnostics";
 import { prepareVnfs, type VnfEntry } from "../../../stacks/vnfs";
 

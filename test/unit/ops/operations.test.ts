@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { planHealOperation, planScaleOperation } from "../../../cli/ops/operations";
+import { planHealOperation, planScaleOperation } from "../../../ops/operations";
 import { DiagnosticBag } from "../../../translators/diagnostics";
 import { prepareVnfs, type PreparedVnf, type VnfEntry } from "../../../stacks/vnfs";
 

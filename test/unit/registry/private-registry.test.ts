@@ -183,7 +183,7 @@ describe("PrivateRegistry on the registry package (seed param file as it is)", (
 
 describe("PrivateRegistry heal (Tacker loses the IP and the images; we keep both)", () => {
   it("whole heal replaces only the server; the port (IP) and the registry volume are kept; heal_end re-runs the install after copy", async () => {
-    const ops = await import("../../../components/ops");
+    const ops = await import("../../../ops/vm");
     const r = new reg.PrivateRegistry("reg", {
       vnf: { flavours: pkg.flavours, request: request("private_registry_param_file.json"), provider, packageDir: PKG_DIR },
     });

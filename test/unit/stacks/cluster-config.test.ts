@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { planHealOperation, planScaleOperation } from "../../../cli/ops/operations";
+import { planHealOperation, planScaleOperation } from "../../../ops/operations";
 import { loadStackSettings } from "../../../stacks/settings";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";

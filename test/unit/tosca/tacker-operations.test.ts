@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planScale } from "../../../components/ops/scale";
+import { planScale } from "../../../ops/vm/scale";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { planComponentGraph } from "../../../translators/graph/to-component-graph";
 import type { Flavour } from "../../../translators/tosca/model";

@@ -16,7 +16,7 @@ import { installVnfMocks, model, PACKAGES, request } from "./vnf-mocks";
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");
 let reg: typeof import("../../../components/registry");
-let ops: typeof import("../../../components/ops");
+let ops: typeof import("../../../ops/vm");
 let hw3: VnfModel;
 let regPkg: VnfModel;
 let provider: openstack.Provider;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   ({ registered } = installVnfMocks());
   vnf = await import("../../../components/vnf");
   reg = await import("../../../components/registry");
-  ops = await import("../../../components/ops");
+  ops = await import("../../../ops/vm");
   hw3 = await model("helloworld3");
   regPkg = await model("private_registry_vnf_package");
   provider = new openstack.Provider("vim-provider", { authUrl: "http://192.0.2.10/identity" });

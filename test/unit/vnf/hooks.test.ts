@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import type { VnfModel } from "../../../translators/tosca/model";
-import { forget, request, vnfTestBed } from "../vnf/vnf-mocks";
+import { forget, request, vnfTestBed } from "./vnf-mocks";
 
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");

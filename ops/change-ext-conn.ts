@@ -3,10 +3,10 @@
  * file it is given as text): the change request checked against the VNF (its CPs, links and
  * addresses through the VM plan), the config values to write, and a summary.
  */
-import { planVmVnf } from "../../components/vnf/plan";
-import { DiagnosticError } from "../../translators/diagnostics";
-import { applyExtConnChange, readChangeExtConnRequest } from "../../translators/tacker/instantiate-request";
-import type { PreparedVnf } from "../../stacks/vnfs";
+import { planVmVnf } from "../components/vnf/plan";
+import { DiagnosticError } from "../translators/diagnostics";
+import { applyExtConnChange, readChangeExtConnRequest } from "../translators/tacker/instantiate-request";
+import type { PreparedVnf } from "../stacks/vnfs";
 import type { DeployedVnf, Operation } from "./operations";
 
 export interface ChangeExtConnArgs {

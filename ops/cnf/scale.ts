@@ -10,11 +10,11 @@
  * Codes: CNF_UNKNOWN_FLAVOUR, CNF_UNKNOWN_ASPECT, CNF_BAD_SCALE, CNF_SCALE_LEVEL_OUT_OF_RANGE,
  * CNF_REPLICAS_OUT_OF_RANGE, CNF_NOT_SCALABLE, CNF_SCALE_HPA_OWNED, CNF_VDU_NO_WORKLOAD.
  */
-import { DiagnosticBag, type Diagnostic } from "../../../translators/diagnostics";
-import { BUILTIN_KINDS } from "../../../translators/kubernetes/kinds";
-import type { CnfPlan } from "../../../translators/kubernetes/plan";
-import { checkInProfile, replicasOf, scaleLevelsOf } from "../../../translators/kubernetes/replicas";
-import type { VnfModel } from "../../../translators/tosca/model";
+import { DiagnosticBag, type Diagnostic } from "../../translators/diagnostics";
+import { BUILTIN_KINDS } from "../../translators/kubernetes/kinds";
+import type { CnfPlan } from "../../translators/kubernetes/plan";
+import { checkInProfile, replicasOf, scaleLevelsOf } from "../../translators/kubernetes/replicas";
+import type { VnfModel } from "../../translators/tosca/model";
 
 export interface ScaleRequest {
   aspectId: string;

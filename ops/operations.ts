@@ -2,13 +2,13 @@
  * What `nfv scale` and `nfv heal` will do to a stack, decided before anything runs: the stack
  * config values to write, the URNs to replace, the pods to delete. Pure: the commands do the I/O.
  */
-import { planHeal as planCnfHeal, planScale as planCnfScale, type LivePod, type PodDeletion } from "../../components/cnf/ops";
-import { planHeal as planVmHeal, planScale as planVmScale, type HealVnfc } from "../../components/ops";
-import { HOST_VNFC } from "../../components/registry/params";
-import { DiagnosticError } from "../../translators/diagnostics";
-import { planCnf } from "../../translators/kubernetes/plan";
-import { manifestReader } from "../../translators/kubernetes/manifests";
-import type { PreparedVnf } from "../../stacks/vnfs";
+import { planHeal as planCnfHeal, planScale as planCnfScale, type LivePod, type PodDeletion } from "./cnf";
+import { planHeal as planVmHeal, planScale as planVmScale, type HealVnfc } from "./vm";
+import { HOST_VNFC } from "../components/registry/params";
+import { DiagnosticError } from "../translators/diagnostics";
+import { planCnf } from "../translators/kubernetes/plan";
+import { manifestReader } from "../translators/kubernetes/manifests";
+import type { PreparedVnf } from "../stacks/vnfs";
 
 /** One `pulumi config set --path` to make, or with `remove`, one `config rm --path`. */
 export interface ConfigChange {

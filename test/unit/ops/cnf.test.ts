@@ -1,11 +1,11 @@
 /** Scale and heal planning for CNFs (pure functions the `nfv scale` / `nfv heal` commands call). */
 import { describe, expect, it } from "vitest";
-import { planHeal, planScale, type LivePod } from "../../../components/cnf/ops";
+import { planHeal, planScale, type LivePod } from "../../../ops/cnf";
 import { checkAdoption } from "../../../translators/kubernetes/labels";
 import { DiagnosticBag } from "../../../translators/diagnostics";
 import { planCnf } from "../../../translators/kubernetes/plan";
 import { containerVduModel, testCnfModel } from "../../fixtures/cnf/models";
-import { defFiles, errors, testCnfFiles } from "./helpers";
+import { defFiles, errors, testCnfFiles } from "../cnf/helpers";
 
 const ID = "inst-1";
 const cnf = (files: string[], scaleLevels?: Record<string, number>, level?: string) =>

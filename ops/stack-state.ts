@@ -1,10 +1,10 @@
 /** Reading a stack's config and outputs for `nfv scale/heal`, and writing config changes back. */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { DiagnosticError } from "../../translators/diagnostics";
-import { loadStackFile, PROJECT } from "../../stacks/config";
-import { loadStackSettings } from "../../stacks/settings";
-import type { PreparedVnf } from "../../stacks/vnfs";
-import { EXIT_OK, EXIT_PROBLEMS, type Io } from "../io";
+import { DiagnosticError } from "../translators/diagnostics";
+import { loadStackFile, PROJECT } from "../stacks/config";
+import { loadStackSettings } from "../stacks/settings";
+import type { PreparedVnf } from "../stacks/vnfs";
+import { EXIT_OK, EXIT_PROBLEMS, type Io } from "../cli/io";
 import type { ConfigChange, Operation } from "./operations";
 
 function parsed(config: Record<string, { value: string }>, key: string): unknown {

@@ -10,10 +10,10 @@
  *
  * Codes: CNF_UNKNOWN_VNFC, CNF_HEAL_UNSUPPORTED.
  */
-import { DiagnosticBag, type Diagnostic } from "../../../translators/diagnostics";
-import type { KubeObject } from "../../../translators/kubernetes/objects";
-import type { CnfPlan, VnfcRef } from "../../../translators/kubernetes/plan";
-import type { KubeApi, LivePod } from "../../../clients/kube-api";
+import { DiagnosticBag, type Diagnostic } from "../../translators/diagnostics";
+import type { KubeObject } from "../../translators/kubernetes/objects";
+import type { CnfPlan, VnfcRef } from "../../translators/kubernetes/plan";
+import type { KubeApi, LivePod } from "../../clients/kube-api";
 
 export interface PodDeletion {
   vnfcId: string;

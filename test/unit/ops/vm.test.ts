@@ -8,11 +8,11 @@ import * as openstack from "@pulumi/openstack";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import type { VnfModel } from "../../../translators/tosca/model";
-import { forget, request, vnfTestBed } from "./vnf-mocks";
+import { forget, request, vnfTestBed } from "../vnf/vnf-mocks";
 
 let registered: Registered[];
 let vnf: typeof import("../../../components/vnf");
-let ops: typeof import("../../../components/ops");
+let ops: typeof import("../../../ops/vm");
 let hw3: VnfModel;
 let provider: openstack.Provider;
 const NOOP = path.resolve(__dirname, "../../fixtures/vnf/hooks/noop.sh");
@@ -20,7 +20,7 @@ const U = "urn:pulumi:test::pulumi-nfv::nfv:vnf:VmVnf$";
 
 beforeAll(async () => {
   ({ registered, vnf, hw3, provider } = await vnfTestBed());
-  ops = await import("../../../components/ops");
+  ops = await import("../../../ops/vm");
 });
 afterEach(() => forget(registered));
 

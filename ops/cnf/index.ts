@@ -9,4 +9,4 @@ export {
   type Transport,
   type HttpRequest,
   type HttpResponse,
-} from "../../../clients/kube-api";
+} from "../../clients/kube-api";

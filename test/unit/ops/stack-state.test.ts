@@ -1,7 +1,7 @@
 /** `--preview` writes stack config and undoes it: existing values written back, new keys removed from their highest new parent. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { applyConfigChanges, runOperation } from "../../../cli/ops/stack-state";
+import { applyConfigChanges, runOperation } from "../../../ops/stack-state";
 
 function fakeStack(config: Record<string, unknown>) {
   const calls: string[] = [];
