@@ -1,11 +1,9 @@
 /** Reading a stack's config and outputs for `nfv scale/heal`, and writing config changes back. */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { DiagnosticError } from "../translators/diagnostics";
 import { loadStackFile, PROJECT } from "../stacks/config";
 import { loadStackSettings } from "../stacks/settings";
 import type { PreparedVnf } from "../stacks/vnfs";
-import { EXIT_OK, EXIT_PROBLEMS, type Io } from "../cli/io";
-import type { ConfigChange, Operation } from "./operations";
+import type { ConfigChange } from "./operations";
 
 function parsed(config: Record<string, { value: string }>, key: string): unknown {
   const raw = config[`${PROJECT}:${key}`]?.value;
@@ -84,33 +82,4 @@ function valueAt(config: Record<string, { value: string }>, segments: (string | 
   }
   for (const s of rest) node = typeof node === "object" && node !== null ? (node as Record<string | number, unknown>)[s] : undefined;
   return node;
-}
-
-export function describeError(e: unknown): string {
-  return e instanceof DiagnosticError ? e.message : (e as Error).message;
-}
-
-/**
- * The end of `nfv scale`, `heal` and `change-ext-conn`: writes the operation's config changes,
- * then runs `up` (replacing `op.replace`); with `preview`, a diff preview, and the config is put
- * back whatever the preview did. A failed `up` keeps the changes: running `up` again converges.
- */
-export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io): Promise<number> {
-  const undo = await applyConfigChanges(stack, op.configChanges);
-  try {
-    if (preview) {
-      try {
-        io.out((await stack.preview({ color: "never", diff: true, replace: op.replace })).stdout);
-      } finally {
-        await undo();
-      }
-    } else {
-      const result = await stack.up({ color: "never", replace: op.replace });
-      io.out(`up: ${result.summary.result}\n`);
-    }
-  } catch (e) {
-    io.err(`nfv ${command}: ${(e as Error).message}\n`);
-    return EXIT_PROBLEMS;
-  }
-  return EXIT_OK;
 }

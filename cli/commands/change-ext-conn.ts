@@ -12,7 +12,8 @@ import { unreadableFile } from "../../translators/user-file";
 import { EXIT_PROBLEMS, UserError, type Command } from "../io";
 import { planChangeExtConnOperation } from "../../ops/change-ext-conn";
 import type { DeployedVnf } from "../../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
+import { loadStackVnfs } from "../../ops/stack-state";
+import { describeError, runOperation } from "../run-operation";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

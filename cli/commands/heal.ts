@@ -8,7 +8,8 @@ import { kubeApi, runHeal, type LivePod } from "../../ops/cnf";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
 import { planHealOperation, type DeployedVnf } from "../../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
+import { loadStackVnfs } from "../../ops/stack-state";
+import { describeError, runOperation } from "../run-operation";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

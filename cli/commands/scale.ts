@@ -7,7 +7,8 @@
 import { parseArgs, UsageError } from "../args";
 import { EXIT_PROBLEMS, type Command } from "../io";
 import { planScaleOperation } from "../../ops/operations";
-import { describeError, loadStackVnfs, runOperation } from "../../ops/stack-state";
+import { loadStackVnfs } from "../../ops/stack-state";
+import { describeError, runOperation } from "../run-operation";
 import { openStack, projectDir } from "../stack";
 
 export const command: Command = {

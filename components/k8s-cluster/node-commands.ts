@@ -29,7 +29,7 @@ import { hostsBlock } from "./config/hosts";
 import { keepalivedConfig, virtualRouterIdFor } from "./config/keepalived";
 import { kubeadmApiVersion, kubeadmInitConfig, kubeadmJoinConfig } from "./config/kubeadm";
 import { noProxy } from "./config/no-proxy";
-import type { K8sClusterArgs } from "./k8s-cluster";
+import type { K8sClusterArgs } from "./args";
 import type { RegistryConnection } from "./params";
 import type { K8sClusterPlan, PlannedNode } from "./plan";
 import { b64, parseKeyValues, registryFields, stdinLines, stdoutOnSuccess, type StdinField } from "./stdin";

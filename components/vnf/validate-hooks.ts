@@ -4,12 +4,25 @@ import { DiagnosticBag } from "../../translators/diagnostics";
 import { unreadableFile } from "../../translators/user-file";
 import { componentPackageFileOnDisk } from "../package-file";
 import { LCM_OPERATIONS, type VmVnfPlan } from "./plan";
-import type { VmVnfArgs } from "./vm-vnf";
+import type { Flavour } from "../../translators/tosca/model";
+import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
+import type { HookFile, HookScript, SshArgs } from "./hooks";
+
+/** The fields of VmVnfArgs the checks read (named here, so that this module needs not import the component). */
+export interface HookInputs {
+  flavours: Flavour[];
+  hooks?: HookScript[];
+  files?: HookFile[];
+  ssh?: SshArgs;
+  images?: "lookup" | "upload";
+  packageSource?: PackageSource;
+  packageDir?: string;
+}
 
 /** Nova, Neutron and Cinder refuse longer names (255 characters), but only once earlier resources exist. */
 export const MAX_OPENSTACK_NAME = 255;
 
-export function validateHooks(name: string, plan: VmVnfPlan, args: VmVnfArgs): void {
+export function validateHooks(name: string, plan: VmVnfPlan, args: HookInputs): void {
   const bag = new DiagnosticBag();
   const names = plan.vnfcs.flatMap((v) => [
     `${name}-${v.id}`,

@@ -1,7 +1,7 @@
 /** `--preview` writes stack config and undoes it: existing values written back, new keys removed from their highest new parent. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { applyConfigChanges, runOperation } from "../../../ops/stack-state";
+import { applyConfigChanges } from "../../../ops/stack-state";
 
 function fakeStack(config: Record<string, unknown>) {
   const calls: string[] = [];
@@ -47,39 +47,5 @@ describe("applyConfigChanges", () => {
     expect(calls.splice(0)).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1 path=true"]);
     await undo();
     expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1=10.0.0.9 path=true"]);
-  });
-});
-
-describe("runOperation", () => {
-  const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };
-  const io = () => {
-    const out: string[] = [];
-    return { out, io: { out: (t: string) => void out.push(t), err: (t: string) => void out.push(t) } };
-  };
-
-  it("preview: a diff preview with the replacements, then the config put back; a failed preview puts it back too", async () => {
-    for (const fails of [false, true]) {
-      const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } });
-      const asked: unknown[] = [];
-      (stack as unknown as { preview: (o: unknown) => Promise<unknown> }).preview = async (o) => {
-        asked.push(o);
-        if (fails) throw new Error("preview failed");
-        return { stdout: "~ 1 to replace\n" };
-      };
-      const out = io();
-      expect(await runOperation(stack, op, true, "scale", out.io)).toBe(fails ? 1 : 0);
-      expect(asked).toEqual([{ color: "never", diff: true, replace: ["urn:s1"] }]);
-      expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true", "set pulumi-nfv:vnfs.hw.scale_levels.a=1 path=true"]);
-      expect(out.out).toEqual([fails ? "nfv scale: preview failed\n" : "~ 1 to replace\n"]);
-    }
-  });
-
-  it("up: the config changes stay (a failed up converges when run again)", async () => {
-    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } });
-    (stack as unknown as { up: () => Promise<unknown> }).up = async () => ({ summary: { result: "succeeded" } });
-    const out = io();
-    expect(await runOperation(stack, op, false, "heal", out.io)).toBe(0);
-    expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true"]);
-    expect(out.out).toEqual(["up: succeeded\n"]);
   });
 });

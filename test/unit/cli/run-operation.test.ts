@@ -1,0 +1,48 @@
+/** `runOperation`: `--preview` previews and puts the config back; `up` keeps the changes. */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { describe, expect, it } from "vitest";
+import { runOperation } from "../../../cli/run-operation";
+
+function fakeStack(config: Record<string, unknown>) {
+  const calls: string[] = [];
+  const stack = {
+    getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
+    setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
+    removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),
+  } as unknown as Stack;
+  return { stack, calls };
+}
+
+describe("runOperation", () => {
+  const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };
+  const io = () => {
+    const out: string[] = [];
+    return { out, io: { out: (t: string) => void out.push(t), err: (t: string) => void out.push(t) } };
+  };
+
+  it("preview: a diff preview with the replacements, then the config put back; a failed preview puts it back too", async () => {
+    for (const fails of [false, true]) {
+      const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } });
+      const asked: unknown[] = [];
+      (stack as unknown as { preview: (o: unknown) => Promise<unknown> }).preview = async (o) => {
+        asked.push(o);
+        if (fails) throw new Error("preview failed");
+        return { stdout: "~ 1 to replace\n" };
+      };
+      const out = io();
+      expect(await runOperation(stack, op, true, "scale", out.io)).toBe(fails ? 1 : 0);
+      expect(asked).toEqual([{ color: "never", diff: true, replace: ["urn:s1"] }]);
+      expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true", "set pulumi-nfv:vnfs.hw.scale_levels.a=1 path=true"]);
+      expect(out.out).toEqual([fails ? "nfv scale: preview failed\n" : "~ 1 to replace\n"]);
+    }
+  });
+
+  it("up: the config changes stay (a failed up converges when run again)", async () => {
+    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } });
+    (stack as unknown as { up: () => Promise<unknown> }).up = async () => ({ summary: { result: "succeeded" } });
+    const out = io();
+    expect(await runOperation(stack, op, false, "heal", out.io)).toBe(0);
+    expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true"]);
+    expect(out.out).toEqual(["up: succeeded\n"]);
+  });
+});
