@@ -23,10 +23,13 @@ let app: string;
 let installed: string;
 let snippets: { file: string; from: string }[];
 
-/** The ```ts blocks of the READMEs that import the package by name. */
+/** The ```ts blocks of the READMEs and docs/ that import the package by name. */
 function readmeSnippets(): { from: string; code: string }[] {
   const readmes = [
     "README.md",
+    ...readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => path.join("docs", f)),
     ...["components", "translators", "mgmt", "cli"].flatMap((dir) =>
       (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => path.basename(f) === "README.md").map((f) => path.join(dir, f)),
     ),
@@ -124,9 +127,16 @@ describe("the packed package, installed by name", () => {
     expect(existsSync(path.join(installed, "index.ts"))).toBe(false);
   });
 
-  it("has the README snippets to check: the root README's, each component's, the translator's", () => {
+  it("has the README snippets to check: the root README's, the stack config reference's, each component's, the translator's", () => {
     expect(new Set(snippets.map((s) => s.from))).toEqual(
-      new Set(["README.md", "components/cnf/README.md", "components/k8s-cluster/README.md", "components/vnf/README.md", "translators/tosca/README.md"]),
+      new Set([
+        "README.md",
+        "docs/stack-config.md",
+        "components/cnf/README.md",
+        "components/k8s-cluster/README.md",
+        "components/vnf/README.md",
+        "translators/tosca/README.md",
+      ]),
     );
   });
 
