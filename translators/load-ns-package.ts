@@ -6,7 +6,7 @@
 import type { Diagnostic } from "./diagnostics";
 import { loadVnfPackage, type LoadedVnfPackage } from "./load-vnf-package";
 import type { NsModel } from "./ns/model";
-import { planNetworkService, type Constituent, type NsPlan, type VimKind } from "./ns/plan-ns";
+import { planNetworkService, vimKindOf, type Constituent, type NsPlan, type VimKind } from "./ns/plan-ns";
 import { openPackage, type ReadPackage } from "./tosca/phase1-read/read-package";
 import { translateRead } from "./tosca/translate";
 import type { InstantiateVnfRequest } from "./tacker/instantiate-request";
@@ -17,7 +17,8 @@ export interface ConstituentSource {
   packagePath: string;
   /** Its Tacker InstantiateVnfRequest (a file path or the request itself); the NSD's flavour when absent. */
   request?: string | InstantiateVnfRequest;
-  vimKind: VimKind;
+  /** The kind of VIM it goes on; absent: the kind its component needs (`nfv translate` without `--vim`). */
+  vimKind?: VimKind;
 }
 
 export interface LoadedNsPackage {
@@ -45,7 +46,7 @@ export async function loadNsPackage(nsPath: string, sources: Readonly<Record<str
     loaded.vnfs[id] = vnf;
     diagnostics.push(...vnf.diagnostics);
     if (vnf.model && vnf.component && !vnf.diagnostics.some((d) => d.severity === "error"))
-      constituents[id] = { model: vnf.model, component: vnf.component, vimKind: source.vimKind };
+      constituents[id] = { model: vnf.model, component: vnf.component, vimKind: source.vimKind ?? vimKindOf(vnf.component) };
     else usable = false;
   }
   if (!usable) return loaded;

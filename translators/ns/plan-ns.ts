@@ -53,6 +53,9 @@ const VIM_OF: Record<ComponentKind, VimKind> = {
   "container-vnf": "kubernetes",
 };
 
+/** The kind of VIM a component deploys on. */
+export const vimKindOf = (component: ComponentKind): VimKind => VIM_OF[component];
+
 const VIM_NAME: Record<VimKind, string> = { openstack: "an OpenStack", kubernetes: "a Kubernetes" };
 
 export function planNetworkService(

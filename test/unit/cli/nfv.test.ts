@@ -94,6 +94,58 @@ describe("nfv validate", () => {
   });
 });
 
+describe("nfv translate of an NS package", () => {
+  const ns = () => writePackage(examplePackage("ns"));
+  const vnfs = () => ["--vnf", `client=${writePackage(examplePackage("client-vnf"))}`, "--vnf", `server=${writePackage(examplePackage("server-cnf"))}`];
+
+  it("text: the constituents in deployment order, each with its component, VIM and CPs on the links; then the links", async () => {
+    const r = await run("translate", ns(), ...vnfs(), "--format", "text");
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toBe(
+      [
+        "NS hybrid-ns (7f3a4c1e-2b6d-4e8f-9a01-5c2d3e4f5a6b), flavour simple, level default",
+        "constituents, in deployment order:",
+        "  1. server: container-vnf on a Kubernetes VIM, VNF flavour simple",
+        "       CP serverCp (virtual_link_service) → service_link",
+        "  2. client: vm-vnf on an OpenStack VIM, VNF flavour simple, after server",
+        "       CP clientCp (virtual_link_service) → service_link",
+        "NS virtual links:",
+        "  service_link: ipv4 10.30.0.0/24",
+        "0 error(s), 0 warning(s)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("mermaid: a node per constituent and link, a CP edge per external CP, the dependency dashed; json: the plan", async () => {
+    const m = await run("translate", ns(), ...vnfs(), "--format", "mermaid");
+    expect(m.out.split("\n")).toEqual(
+      expect.arrayContaining(["flowchart LR", "  vnf_client -- clientCp --- vl_service_link", "  vnf_server -. before .-> vnf_client"]),
+    );
+    const j = JSON.parse((await run("translate", ns(), ...vnfs())).out) as { plan: { vnfs: { id: string }[] }; diagnostics: unknown[] };
+    expect(j.plan.vnfs.map((v) => v.id)).toEqual(["server", "client"]);
+    expect(j.diagnostics).toEqual([]);
+  });
+
+  it("a constituent on the wrong VIM kind, or none given: located errors, exit 1; bad --vim and --vnf are usage errors", async () => {
+    const wrong = await run("translate", ns(), ...vnfs(), "--vim", "server=openstack", "--format", "text");
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toContain("error NS_VIM_KIND_MISMATCH");
+    const none = await run("translate", ns(), "--format", "text");
+    expect(none.code).toBe(1);
+    expect(none.out).toContain("error NS_VNF_PACKAGE_MISSING");
+    expect(await run("translate", ns(), ...vnfs(), "--vim", "server=vmware")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--vim server=vmware: must be openstack or kubernetes"),
+    });
+    expect(await run("translate", ns(), "--vnf", "client")).toMatchObject({ code: 2, err: expect.stringContaining("--vnf client: expected ID=PACKAGE") });
+    expect(await run("translate", ns(), ...vnfs(), "--request", "other=x.json")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--request other: no --vnf other=PACKAGE"),
+    });
+  });
+});
+
 describe("nfv translate", () => {
   it("prints the documented JSON shape", async () => {
     const r = await run("translate", kubernetesPackage(), "--flavour", "complex");
