@@ -1,17 +1,7 @@
 /** `runOperation`: `--preview` previews and puts the config back; `up` keeps the changes. */
-import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
+import { fakeStack } from "../helpers/fake-stack";
 import { runOperation } from "../../../cli/run-operation";
-
-function fakeStack(config: Record<string, unknown>) {
-  const calls: string[] = [];
-  const stack = {
-    getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
-    setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
-    removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),
-  } as unknown as Stack;
-  return { stack, calls };
-}
 
 describe("runOperation", () => {
   const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };

@@ -1,17 +1,7 @@
 /** `--preview` writes stack config and undoes it: existing values written back, new keys removed from their highest new parent. */
-import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
+import { fakeStack } from "../helpers/fake-stack";
 import { applyConfigChanges } from "../../../ops/stack-state";
-
-function fakeStack(config: Record<string, unknown>) {
-  const calls: string[] = [];
-  const stack = {
-    getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
-    setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
-    removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),
-  } as unknown as Stack;
-  return { stack, calls };
-}
 
 describe("applyConfigChanges", () => {
   it("undo writes back what existed and removes the highest new parent of each new key, once", async () => {

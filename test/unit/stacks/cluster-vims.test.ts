@@ -20,9 +20,9 @@ import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { installMagnumMocks, MAGNUM_CA, MAGNUM_CERT, MAGNUM_KEY } from "../helpers/magnum-mocks";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
+import { OS_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
-const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 const CNF = { package: "../shared/vnf-packages/test_cnf", instantiate_request: "lab/requests/test-cnf-simple.json" };
 const K8S_PACKAGE = kubernetesPackage();
 /** Tacker's own parameter file: `vim_name: kubernetes_vim`. */

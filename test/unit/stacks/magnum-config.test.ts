@@ -11,9 +11,9 @@ import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { installMagnumMocks, MAGNUM_CA, MAGNUM_ENDPOINT } from "../helpers/magnum-mocks";
 import { isSecretValue, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
+import { OS_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
-const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "t", ssl_ca_cert: "None", project_name: "default" };
 
 async function settings(magnumClusters: unknown, stackYaml?: string) {

@@ -12,18 +12,11 @@ import { installMocks, isSecretValue, plain, settle, valueOf, type Registered } 
 import { examplePackage } from "../ns/helpers";
 import { writePackage } from "../tosca/helpers";
 import { hookStdin, parseReference, valueAt } from "../../../stacks/references";
+import { OS_VIM, RENDER_K8S_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
 const EXAMPLE = path.join(ROOT, "examples/hybrid-ns");
-const K8S_VIM = {
-  type: "kubernetes",
-  auth_url: "https://192.0.2.30:6443",
-  bearer_token: "tok",
-  ssl_ca_cert: "None",
-  render_yaml_to_directory: "/tmp/nfv-render-test",
-};
-const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 
 let registered: Registered[];
 let program: typeof import("../../../stacks/program");
@@ -42,7 +35,7 @@ afterEach(async () => {
 function setConfig(vnfs: unknown, networkServices: unknown): void {
   pulumi.runtime.setAllConfig(
     {
-      "pulumi-nfv:vims": JSON.stringify({ lab: OS_VIM, edge: K8S_VIM }),
+      "pulumi-nfv:vims": JSON.stringify({ lab: OS_VIM, edge: RENDER_K8S_VIM }),
       "pulumi-nfv:vnfs": JSON.stringify(vnfs),
       "pulumi-nfv:network_services": JSON.stringify(networkServices),
     },

@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
+import { OS_VIM, RENDER_K8S_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
 const SHARED = path.join(ROOT, "../shared/vnf-packages");
@@ -23,15 +24,6 @@ afterEach(async () => {
   registered.length = 0;
 });
 
-const K8S_VIM = {
-  type: "kubernetes",
-  auth_url: "https://192.0.2.30:6443",
-  bearer_token: "tok",
-  ssl_ca_cert: "None",
-  render_yaml_to_directory: "/tmp/nfv-render-test",
-};
-const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
-
 function setConfig(vims: unknown, vnfs: unknown): void {
   pulumi.runtime.setAllConfig({ "pulumi-nfv:vims": JSON.stringify(vims), "pulumi-nfv:vnfs": JSON.stringify(vnfs) }, ["pulumi-nfv:vims"]);
 }
@@ -47,7 +39,10 @@ async function failure(): Promise<DiagnosticError> {
 
 describe("vnfs in a stack config", () => {
   it("a CNF package with a Tacker request becomes a ContainerizedVnf on the Kubernetes VIM", async () => {
-    setConfig({ edge: K8S_VIM }, { cnf: { vim: "edge", package: path.join(SHARED, "test_cnf"), instantiate_request: "lab/requests/test-cnf-simple.json" } });
+    setConfig(
+      { edge: RENDER_K8S_VIM },
+      { cnf: { vim: "edge", package: path.join(SHARED, "test_cnf"), instantiate_request: "lab/requests/test-cnf-simple.json" } },
+    );
     const outputs = await program.deployStack();
     expect(Object.keys(outputs.vnfs)).toEqual(["cnf"]);
     await settle();
@@ -176,7 +171,7 @@ describe("vnfs in a stack config", () => {
 
   it("refuses bad entries with one error, registering nothing", async () => {
     setConfig(
-      { edge: K8S_VIM },
+      { edge: RENDER_K8S_VIM },
       {
         a: { vim: "nowhere", package: path.join(SHARED, "test_cnf"), instantiate_request: "lab/requests/test-cnf-simple.json" },
         b: { vim: "edge", package: "no/such/package", instantiate_request: "lab/requests/test-cnf-simple.json", colour: "blue" },
@@ -342,7 +337,7 @@ describe("vnfs in a stack config", () => {
 
   it("refuses a VM-based package on a Kubernetes VIM", async () => {
     setConfig(
-      { edge: K8S_VIM },
+      { edge: RENDER_K8S_VIM },
       { hw: { vim: "edge", package: path.join(SHARED, "helloworld3"), instantiate_request: "test/fixtures/vnf/helloworld3_level1.json" } },
     );
     const err = await failure();

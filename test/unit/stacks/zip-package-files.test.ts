@@ -17,11 +17,11 @@ import { plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import { writeZipPackage } from "../helpers/zip";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
+import { OS_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
 const PACKAGES = path.join(ROOT, "../shared/vnf-packages");
 const KEY = path.join(ROOT, "test/fixtures/pki/client.key");
-const OS_VIM = { auth_url: "http://192.0.2.20/identity", username: "u", password: "pw", project_name: "nfv" };
 const CLUSTER = {
   kubernetes_version: "1.30.14",
   kubernetes_package_version: "1.30.14-1.1",

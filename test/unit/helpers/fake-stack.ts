@@ -1,0 +1,12 @@
+/** An Automation API `Stack` that holds config in memory and records every `setConfig` and `removeConfig`. */
+import type { Stack } from "@pulumi/pulumi/automation";
+
+export function fakeStack(config: Record<string, unknown>): { stack: Stack; calls: string[] } {
+  const calls: string[] = [];
+  const stack = {
+    getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
+    setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
+    removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),
+  } as unknown as Stack;
+  return { stack, calls };
+}
