@@ -371,6 +371,7 @@ async function useKubeconfig(vimName: string): Promise<void> {
 afterAll(async () => {
   console.log(`timings (s): ${JSON.stringify(timings)}`);
   console.log(`Nova group-race heals: ${novaGroupRaceHeals.length} ${JSON.stringify(novaGroupRaceHeals)}`);
+  console.log(`ups run again after a stale VM host answered: ${staleHostReruns.length} ${JSON.stringify(staleHostReruns)}`);
   if (stack) await stack.destroy({ color: "never" }).catch((e) => console.log(`destroy: ${String(e)}`));
   await stack?.workspace.removeStack("it-k8s-real").catch(() => undefined);
   rmSync(path.join(ROOT, "stacks/Pulumi.it-k8s-real.yaml"), { force: true });
@@ -657,6 +658,9 @@ const serverGroups = (prefix: string) =>
 const NOVA_GROUP_RACE =
   /creating (urn:pulumi:\S+?openstack:compute\/instance:Instance::\S+?): 1 error occurred:\s+\* Error waiting for instance \(\S+\) to become ready: unexpected state 'ERROR'/;
 const novaGroupRaceHeals: string[] = [];
+/** prepare-node's refusal when the address of a replaced server still reaches the old one's host. */
+const STALE_HOST = /the address answers for a server that is being replaced/;
+const staleHostReruns: string[] = [];
 async function upHealingGroupRace(label: string): Promise<void> {
   await timed(label, async () => {
     for (let replace: string[] | undefined, attempt = 0; ; attempt++) {
@@ -1047,7 +1051,19 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
   it("nfv heal of the whole VNF: every server new, a new cluster (a new CA in the VIM), 5 nodes Ready, 3 healthy members", async () => {
     const before = Object.fromEntries(haServers.map((s) => [s.Name, s.ID]));
     const caBefore = /certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1];
-    await timed("complex whole heal", () => nfv("heal", "--vnf", HA));
+    await timed("complex whole heal", async () => {
+      try {
+        await nfv("heal", "--vnf", HA);
+      } catch (e) {
+        // The lab's VM-host agent removes a deleted server's host after Nova reports it gone: under
+        // load the old host may still answer on the kept port's address, and prepare-node refuses to
+        // work on it. The operator's step, as its message says, is to run `up` again (seen once, with
+        // the real cluster beside phases k8s-plugin and k8s-lab). Counted in the file's summary.
+        if (!STALE_HOST.test(String((e as Error).message))) throw e;
+        staleHostReruns.push("complex whole heal");
+        await stack.up({ color: "never" });
+      }
+    });
     const after = listHaServers();
     expect(after.map((s) => s.Name).sort()).toEqual(Object.keys(before).sort());
     for (const s of after) expect(s.ID, s.Name).not.toBe(before[s.Name]);
