@@ -105,9 +105,17 @@ export function valueAt(output: unknown, ref: OutputReference, parameter: string
  * a referenced value may be one (a registry's password), and stdin is stored as one anyway.
  */
 export function hookStdin(parameters: Record<string, HookParameter>, outputs: Record<string, pulumi.Output<unknown>>): pulumi.Output<string> {
-  const lines = Object.entries(parameters).map(([name, p]) =>
-    "value" in p ? pulumi.output(`${name}=${p.value}\n`) : outputs[p.ref.vnf].apply((o) => `${name}=${valueAt(o, p.ref, name)}\n`),
-  );
+  const lines = Object.entries(parameters).map(([name, p]) => {
+    if ("value" in p) return pulumi.output(`${name}=${p.value}\n`);
+    const output = outputs[p.ref.vnf];
+    // Settings checked that the VNF exists and that references do not go round; within a network
+    // service the NSD's order decides, and a constituent can only read those deployed before it.
+    if (output === undefined)
+      throw new Error(
+        `hook_parameters.${name}: ${p.ref.text}: VNF '${p.ref.vnf}' is deployed after this one (its network service's order); refer to VNFs deployed before`,
+      );
+    return output.apply((o) => `${name}=${valueAt(o, p.ref, name)}\n`);
+  });
   return pulumi.secret(pulumi.all(lines).apply((l) => l.join("")));
 }
 

@@ -227,5 +227,8 @@ describe("hook_parameters", () => {
     const stdin = hookStdin({ a: { value: "1" }, b: { ref: ref("${vnfs.k8s.vnfcs.workerNode-0.ips[0]}") } }, { k8s: pulumi.output(out) });
     expect(pulumi.Output.isInstance(stdin)).toBe(true);
     expect(await valueOf(stdin)).toBe("a=1\nb=10.10.0.7\n");
+    expect(() => hookStdin({ b: { ref: ref("${vnfs.later.vnfcs}") } }, {})).toThrow(
+      "hook_parameters.b: ${vnfs.later.vnfcs}: VNF 'later' is deployed after this one",
+    );
   });
 });
