@@ -112,6 +112,7 @@ export async function planNsEntries(
   prepared: PreparedVnf[],
   vimTypes: ReadonlyMap<string, string>,
   locate: Locate,
+  locateVnfs: Locate,
   bag: DiagnosticBag,
 ): Promise<void> {
   for (const entry of entries) {
@@ -146,6 +147,23 @@ export async function planNsEntries(
           locate([entry.name, "links", id], true),
         );
     }
+    checkReferenceOrder(entry, planned.plan, prepared, locateVnfs, bag);
     entry.plan = planned.plan;
   }
+}
+
+/** Within an NS, a constituent's hook_parameters may only name constituents deployed before it (the NSD's order). */
+function checkReferenceOrder(entry: NsEntry, plan: NsPlan, prepared: PreparedVnf[], locateVnfs: Locate, bag: DiagnosticBag): void {
+  const order = plan.vnfs.map((v) => entry.vnfs[v.id]);
+  order.forEach((vnf, i) => {
+    const params = prepared.find((p) => p.entry.name === vnf)?.entry.hookParameters ?? {};
+    for (const [key, param] of Object.entries(params)) {
+      if (!("ref" in param) || order.indexOf(param.ref.vnf) <= i) continue;
+      bag.error(
+        "CONFIG_BAD_REFERENCE",
+        `hook_parameters.${key}: ${param.ref.text}: '${param.ref.vnf}' is deployed after '${vnf}' in network service '${entry.name}' (the NSD's order: ${order.join(", ")})`,
+        locateVnfs([vnf, "hook_parameters", key]),
+      );
+    }
+  });
 }

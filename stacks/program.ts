@@ -137,7 +137,8 @@ function registerNetworkService(
 ): void {
   const plan = ns.plan!;
   const entryOf = (id: string) => members.find((m) => m.entry.name === ns.vnfs[id])!;
-  const openstackVims = plan.vnfs.filter((v) => v.component === "vm-vnf").map((v) => vims.get(entryOf(v.id).entry.vim!) as OpenStackVim);
+  const firstVm = plan.vnfs.find((v) => v.component === "vm-vnf");
+  const linkVim = firstVm ? (vims.get(entryOf(firstVm.id).entry.vim!) as OpenStackVim) : undefined;
   const summaries = (before: Readonly<Record<string, VmVnf | ContainerizedVnf>>) => {
     for (const [id, c] of Object.entries(before)) outputs.vnfs[ns.vnfs[id]] ??= c instanceof VmVnf ? vmVnfSummary(entryOf(id), c) : cnfSummary(entryOf(id), c);
     return outputs.vnfs;
@@ -151,7 +152,7 @@ function registerNetworkService(
     else cnfs[v.id] = cnfArgs(p, vim as KubernetesVim, renderModes);
   }
   // The links are made on the VIM of the NS's first VM VNF (the NSD's order).
-  const service = new NetworkService(ns.name, { plan, provider: openstackVims[0]?.provider, linkNetworkIds: ns.links, vmVnfs, cnfs });
+  const service = new NetworkService(ns.name, { plan, provider: linkVim?.provider, linkNetworkIds: ns.links, vmVnfs, cnfs });
   summaries(service.vnfs);
   outputs.networkServices[ns.name] = pulumi.output({ vnfs: ns.vnfs, linkNetworkIds: service.linkNetworkIds });
 }

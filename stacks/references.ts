@@ -108,8 +108,8 @@ export function hookStdin(parameters: Record<string, HookParameter>, outputs: Re
   const lines = Object.entries(parameters).map(([name, p]) => {
     if ("value" in p) return pulumi.output(`${name}=${p.value}\n`);
     const output = outputs[p.ref.vnf];
-    // Settings checked that the VNF exists and that references do not go round; within a network
-    // service the NSD's order decides, and a constituent can only read those deployed before it.
+    // Settings refuse, located, a VNF the stack lacks, a cycle and, within a network service, a
+    // constituent deployed later; this is the program's own guard of that order.
     if (output === undefined)
       throw new Error(
         `hook_parameters.${name}: ${p.ref.text}: VNF '${p.ref.vnf}' is deployed after this one (its network service's order); refer to VNFs deployed before`,

@@ -58,7 +58,7 @@ export async function loadStackSettings(
   checkRegistryNames(vnfs, bag, stackFile);
   checkReferences(vnfs, networkServices, bag, stackFile);
   for (const p of vnfs) if (p.component === "kubernetes-cluster") checkNodeNames(p, bag, stackFile);
-  if (!bag.hasErrors()) await planNsEntries(networkServices, vnfs, allVimTypes, nsLocate, bag);
+  if (!bag.hasErrors()) await planNsEntries(networkServices, vnfs, allVimTypes, nsLocate, stackLocator("vnfs", stackFile), bag);
   return { vims: config.vims, vnfs, magnumClusters, networkServices, bag };
 }
 

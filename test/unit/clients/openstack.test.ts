@@ -5,23 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keystoneSession, keystoneV3 } from "../../../clients/openstack";
-import { startFakeNova, type FakeNova } from "../helpers/fake-nova";
+import { FAKE_USER, fakeCredentials, startFakeNova, type FakeNova } from "../helpers/fake-nova";
 
-const USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
 let nova: FakeNova;
-const creds = (extra: Record<string, string> = {}) => ({
-  authUrl: nova.authUrl,
-  username: USER.name,
-  password: USER.password,
-  projectName: USER.project,
-  projectDomainName: "Default",
-  userDomainName: "Default",
-  certVerify: true,
-  ...extra,
-});
+const creds = (extra: Record<string, string> = {}) => fakeCredentials(nova, extra);
 
 beforeAll(async () => {
-  nova = await startFakeNova({ ...USER, admin: false });
+  nova = await startFakeNova({ ...FAKE_USER, admin: false });
 });
 afterAll(async () => {
   await nova.close();

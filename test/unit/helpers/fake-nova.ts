@@ -71,3 +71,20 @@ export async function startFakeNova(user: { name: string; password: string; proj
   base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
   return { authUrl: `${base}/identity`, servers, requests, close: () => new Promise((resolve) => srv.close(() => resolve())) };
 }
+
+/** The one user the tests' stand-ins accept. */
+export const FAKE_USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
+
+/** Keystone credentials of FAKE_USER on a stand-in, as a vim-config.yaml gives them (`extra` overrides). */
+export function fakeCredentials(nova: FakeNova, extra: Record<string, string> = {}) {
+  return {
+    authUrl: nova.authUrl,
+    username: FAKE_USER.name,
+    password: FAKE_USER.password,
+    projectName: FAKE_USER.project,
+    projectDomainName: "Default",
+    userDomainName: "Default",
+    certVerify: true,
+    ...extra,
+  };
+}

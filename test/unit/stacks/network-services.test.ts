@@ -176,6 +176,24 @@ describe("hook_parameters", () => {
     ]);
   });
 
+  it("within a network service, a reference to a constituent deployed later (the NSD's order) is refused at its key", async () => {
+    // The NSD's order swapped: the server now depends on the client, so the client's reference to
+    // the server's node port names a constituent deployed after it.
+    const files = examplePackage("ns");
+    const nsd = files
+      .get("Definitions/hybrid_ns.yaml")!
+      .replace("        - dependency: server\n", "")
+      .replace(
+        "        - virtual_link_service: service_link\n\n    service_link",
+        "        - virtual_link_service: service_link\n        - dependency: client\n\n    service_link",
+      );
+    files.set("Definitions/hybrid_ns.yaml", nsd);
+    setConfig({ nsclient: client(), nsserver: server() }, { hybrid: { package: writePackage(files), vnfs: { client: "nsclient", server: "nsserver" } } });
+    const e = await refused();
+    expect(e.diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_BAD_REFERENCE", "pulumi-nfv:vnfs.nsclient.hook_parameters.server_port"]]);
+    expect(e.diagnostics[0].message).toContain("'nsserver' is deployed after 'nsclient' in network service 'hybrid' (the NSD's order: nsclient, nsserver)");
+  });
+
   it("references that go round between two VM VNFs are refused", async () => {
     setConfig(
       {

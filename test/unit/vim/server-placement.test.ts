@@ -5,25 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchServerPlacement } from "../../../components/vim/server-placement";
-import { startFakeNova, type FakeNova } from "../helpers/fake-nova";
+import { FAKE_USER, fakeCredentials, startFakeNova, type FakeNova } from "../helpers/fake-nova";
 
-const USER = { name: "nfv_user", password: "s3cret-pw", project: "nfv" };
 let admin: FakeNova;
 let member: FakeNova;
-const creds = (nova: FakeNova, extra: Record<string, string> = {}) => ({
-  authUrl: nova.authUrl,
-  username: USER.name,
-  password: USER.password,
-  projectName: USER.project,
-  projectDomainName: "Default",
-  userDomainName: "Default",
-  certVerify: true,
-  ...extra,
-});
+const creds = fakeCredentials;
 
 beforeAll(async () => {
-  admin = await startFakeNova({ ...USER, admin: true });
-  member = await startFakeNova({ ...USER, admin: false });
+  admin = await startFakeNova({ ...FAKE_USER, admin: true });
+  member = await startFakeNova({ ...FAKE_USER, admin: false });
   for (const n of [admin, member]) {
     n.servers["srv-a"] = { host: "compute1", hostId: "3f1c".repeat(14), zone: "az-1" };
     n.servers["srv-b"] = { host: "compute2", hostId: "9e2d".repeat(14) };
