@@ -17,6 +17,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
   preview: { summary: "preview a stack and write a PR-comment Markdown summary", load: async () => (await import("./commands/preview")).command },
   scale: { summary: "scale a VNF by a SOL001 aspect (stack config, then up)", load: async () => (await import("./commands/scale")).command },
   heal: { summary: "heal VNFCs or a whole VNF by targeted replace", load: async () => (await import("./commands/heal")).command },
+  terminate: {
+    summary: "terminate a network service or a VNF (stack config, then up)",
+    load: async () => (await import("./commands/terminate")).command,
+  },
   "change-ext-conn": {
     summary: "change a VM VNF's external connectivity (Tacker's request file, then up)",
     load: async () => (await import("./commands/change-ext-conn")).command,

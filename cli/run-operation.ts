@@ -1,4 +1,4 @@
-/** The end of `nfv scale`, `heal` and `change-ext-conn`: an operation's config changes written, then `up` or a preview. */
+/** The end of `nfv scale`, `heal`, `change-ext-conn` and `terminate`: an operation's config changes written, then `up` or a preview. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { Operation } from "../ops/operations";
 import { applyConfigChanges } from "../ops/stack-state";
@@ -10,7 +10,7 @@ export function describeError(e: unknown): string {
 }
 
 /**
- * The end of `nfv scale`, `heal` and `change-ext-conn`: writes the operation's config changes,
+ * The end of `nfv scale`, `heal`, `change-ext-conn` and `terminate`: writes the operation's config changes,
  * then runs `up` (replacing `op.replace`); with `preview`, a diff preview, and the config is put
  * back whatever the preview did. A failed `up` keeps the changes: running `up` again converges.
  */

@@ -1,7 +1,9 @@
-/** Reading a stack's config and outputs for `nfv scale/heal`, and writing config changes back. */
+/** Reading a stack's config for the `nfv` operations, and writing config changes back. */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { loadStackFile, PROJECT } from "../stacks/config";
-import { loadStackSettings } from "../stacks/settings";
+import { loadStackSettings, type StackSettings } from "../stacks/settings";
 import type { PreparedVnf } from "../stacks/vnfs";
 import type { ConfigChange } from "./operations";
 
@@ -15,46 +17,57 @@ function parsed(config: Record<string, { value: string }>, key: string): unknown
   }
 }
 
-/** The stack's VNFs, as its program sees them (same checks, packages translated, requests read). */
-export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<PreparedVnf[]> {
+/** The stack's `pulumi-nfv:` values its settings are read from, parsed. */
+export type RawStackConfig = Parameters<typeof loadStackSettings>[0];
+
+export async function readRawConfig(stack: Stack): Promise<RawStackConfig> {
   const config = await stack.getAllConfig();
-  const { vnfs, bag } = await loadStackSettings(
-    {
-      vims: parsed(config, "vims"),
-      vnfs: parsed(config, "vnfs"),
-      magnumClusters: parsed(config, "magnum_clusters"),
-      networkServices: parsed(config, "network_services"),
-    },
-    projectRoot,
-    stack.name,
-    loadStackFile(projectRoot, stack.name),
-  );
-  bag.throwIfErrors(`invalid configuration for stack '${stack.name}'`);
-  return vnfs;
+  return {
+    vims: parsed(config, "vims"),
+    vnfs: parsed(config, "vnfs"),
+    magnumClusters: parsed(config, "magnum_clusters"),
+    networkServices: parsed(config, "network_services"),
+  };
+}
+
+/** The stack's settings as its program reads them (same checks, packages translated, requests read): `raw`, or the stack's config; problems thrown. */
+export async function loadStack(stack: Stack, projectRoot: string, raw?: RawStackConfig): Promise<StackSettings> {
+  const settings = await loadStackSettings(raw ?? (await readRawConfig(stack)), projectRoot, stack.name, loadStackFile(projectRoot, stack.name));
+  settings.bag.throwIfErrors(`invalid configuration for stack '${stack.name}'`);
+  return settings;
+}
+
+/** The stack's VNFs, as its program sees them. */
+export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<PreparedVnf[]> {
+  return (await loadStack(stack, projectRoot)).vnfs;
 }
 
 /**
- * Writes the changes (`config set --path`, or `rm --path`) and returns how to undo them (for `--preview`): values
- * that existed are written back; a key that did not is removed from its highest new parent, so no
- * empty mapping or list is left behind (`change_ext_conn: {}` would be invalid config).
+ * Writes the changes (`config set --path`, or `rm --path`; removing what is not there does nothing)
+ * and returns how to undo them (for `--preview`): the stack's settings file written back byte for
+ * byte, so comments, key order and encrypted secrets are as they were, and a removed mapping (a
+ * whole VNF entry) comes back whole.
  */
 export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]): Promise<() => Promise<void>> {
+  const file = await stackSettingsFile(stack);
+  const saved = existsSync(file) ? readFileSync(file) : undefined;
   const before = await stack.getAllConfig();
-  const restore = new Map<string, string>();
-  const remove = new Set<string>();
   for (const c of changes) {
-    const segments = pathSegments(c.key);
-    const firstNew = segments.findIndex((_s, i) => valueAt(before, segments.slice(0, i + 1)) === undefined);
-    if (c.remove && firstNew >= 0) continue; // nothing there to remove
-    if (firstNew < 0) restore.set(c.key, String(valueAt(before, segments)));
-    else remove.add(joinSegments(segments.slice(0, firstNew + 1)));
-    if (c.remove) await stack.removeConfig(c.key, true);
-    else await stack.setConfig(c.key, { value: c.value ?? "" }, true);
+    if (!c.remove) await stack.setConfig(c.key, { value: c.value ?? "" }, true);
+    else if (valueAt(before, pathSegments(c.key)) !== undefined) await stack.removeConfig(c.key, true);
   }
   return async () => {
-    for (const key of remove) await stack.removeConfig(key, true);
-    for (const [key, value] of restore) await stack.setConfig(key, { value }, true);
+    if (saved) writeFileSync(file, saved);
+    else rmSync(file, { force: true });
   };
+}
+
+/** The file `pulumi config set` writes for this stack: `Pulumi.<stack>.yaml` in the project's `stackConfigDir`. */
+async function stackSettingsFile(stack: Stack): Promise<string> {
+  // Pulumi.yaml's `stackConfigDir` is read by the CLI, though the SDK's ProjectSettings type omits it.
+  const project = (await stack.workspace.projectSettings()) as { stackConfigDir?: string };
+  const name = stack.name.split("/").pop() ?? stack.name;
+  return path.join(stack.workspace.workDir, project.stackConfigDir ?? "", `Pulumi.${name}.yaml`);
 }
 
 /** `ns:key.a[0].b` → ["ns:key", "a", 0, "b"]. */
@@ -63,10 +76,6 @@ function pathSegments(key: string): (string | number)[] {
     const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part)!;
     return [m[1], ...[...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]))].filter((x) => x !== "");
   });
-}
-
-function joinSegments(segments: (string | number)[]): string {
-  return segments.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
 }
 
 /** The value at a path of the config (the first segment is the top-level key, its value JSON or a string). */

@@ -160,6 +160,22 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     expect(Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
   });
 
+  it("nfv terminate --vnf web: --preview leaves the stack file as it was; then the VNF's objects go and the other VNFs stay", async () => {
+    const file = path.join(ROOT, "stacks", `Pulumi.${STACK}.yaml`);
+    const before = readFileSync(file, "utf8");
+    const webObjects = () => kubectl("get", "deployment/web", "deployment/cache", "service/web", "hpa/cache", "--ignore-not-found", "-o", "name");
+    const preview = await nfv("terminate", "--stack", STACK, "--vnf", "web", "--preview");
+    expect(preview.code, preview.out).toBe(0);
+    expect(preview.out).toMatch(/- \d+ to delete/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(webObjects().split("\n")).toHaveLength(4);
+    const r = await nfv("terminate", "--stack", STACK, "--vnf", "web");
+    expect(r.code, r.out).toBe(0);
+    expect(webObjects()).toBe("");
+    expect(Object.keys(JSON.parse((await stack.getAllConfig())["pulumi-nfv:vnfs"].value)).sort()).toEqual(["cnf", "legacy"]);
+    expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}")).toBe("2");
+  });
+
   it("destroy leaves none of the VNF's objects", async () => {
     await stack.destroy({ color: "never" });
     expect(kubectl("get", "all,configmap", "-l", "tacker_vnf_instance_id", "-o", "name")).toBe("");

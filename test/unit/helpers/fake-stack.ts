@@ -1,9 +1,18 @@
-/** An Automation API `Stack` that holds config in memory and records every `setConfig` and `removeConfig`. */
+/**
+ * An Automation API `Stack` that holds config in memory and records every `setConfig` and
+ * `removeConfig`; its workspace is `workDir` (default: a directory that does not exist), so a
+ * test that undoes config changes can give a real stack settings file.
+ */
 import type { Stack } from "@pulumi/pulumi/automation";
 
-export function fakeStack(config: Record<string, unknown>): { stack: Stack; calls: string[] } {
+export function fakeStack(
+  config: Record<string, unknown>,
+  workspace: { workDir: string; stackConfigDir?: string } = { workDir: "/nonexistent" },
+): { stack: Stack; calls: string[] } {
   const calls: string[] = [];
   const stack = {
+    name: "dev",
+    workspace: { workDir: workspace.workDir, projectSettings: async () => ({ name: "p", stackConfigDir: workspace.stackConfigDir }) },
     getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
     setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
     removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),

@@ -1,41 +1,70 @@
-/** `--preview` writes stack config and undoes it: existing values written back, new keys removed from their highest new parent. */
-import { describe, expect, it } from "vitest";
+/** `--preview` writes stack config and undoes it by writing the stack settings file back as it was. */
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
 import { applyConfigChanges } from "../../../ops/stack-state";
 
+// What `pulumi config set` leaves: a comment, an encrypted secret, a mapping a removal takes whole.
+const SETTINGS = [
+  "# the dev stack",
+  "encryptionsalt: v1:abc",
+  "config:",
+  "  pulumi-nfv:vnfs:",
+  "    hw:",
+  "      scale_levels: {a: 1}",
+  "      ssh:",
+  "        password:",
+  "          secure: v1:Zm9v",
+  "",
+].join("\n");
+
 describe("applyConfigChanges", () => {
-  it("undo writes back what existed and removes the highest new parent of each new key, once", async () => {
-    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } });
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const project = (stackConfigDir?: string) => {
+    const workDir = mkdtempSync(path.join(tmpdir(), "stack-state-"));
+    dirs.push(workDir);
+    const file = path.join(workDir, stackConfigDir ?? "", "Pulumi.dev.yaml");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, SETTINGS);
+    return { workDir, file };
+  };
+
+  it("sets and removes by path; undo writes the settings file back byte for byte (comment, secret, removed mapping)", async () => {
+    const { workDir, file } = project("stacks");
+    const { stack, calls } = fakeStack(
+      { "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 }, ssh: { password: "p" } } } },
+      { workDir, stackConfigDir: "stacks" },
+    );
     const undo = await applyConfigChanges(stack, [
       { key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" },
-      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.requests[0]", value: "/r.json" },
-      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU1-0", value: "10.0.0.1" },
+      { key: "pulumi-nfv:vnfs.hw.ssh", remove: true },
     ]);
-    expect(calls.splice(0)).toEqual([
-      "set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true",
-      "set pulumi-nfv:vnfs.hw.change_ext_conn.requests[0]=/r.json path=true",
-      "set pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU1-0=10.0.0.1 path=true",
-    ]);
+    expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true", "remove pulumi-nfv:vnfs.hw.ssh path=true"]);
+    writeFileSync(file, "config: {}\n"); // what the CLI would have written
     await undo();
-    expect(calls).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn path=true", "set pulumi-nfv:vnfs.hw.scale_levels.a=1 path=true"]);
+    expect(readFileSync(file, "utf8")).toBe(SETTINGS);
   });
 
-  it("a new item of an existing list is removed by its index", async () => {
-    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { change_ext_conn: { requests: ["/a.json"] } } } });
-    const undo = await applyConfigChanges(stack, [{ key: "pulumi-nfv:vnfs.hw.change_ext_conn.requests[1]", value: "/b.json" }]);
-    calls.length = 0;
-    await undo();
-    expect(calls).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn.requests[1] path=true"]);
-  });
-
-  it("a removal is undone by writing the value back; removing what is not there does nothing", async () => {
-    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { change_ext_conn: { previous_addresses: { "VDU2-1": "10.0.0.9" } } } } });
-    const undo = await applyConfigChanges(stack, [
-      { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1", remove: true },
+  it("removing what is not there does nothing (`config rm --path` of a missing key fails)", async () => {
+    const { workDir } = project();
+    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: {} } }, { workDir });
+    await applyConfigChanges(stack, [
       { key: "pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-2", remove: true },
+      { key: "pulumi-nfv:network_services.ns", remove: true },
     ]);
-    expect(calls.splice(0)).toEqual(["remove pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1 path=true"]);
+    expect(calls).toEqual([]);
+  });
+
+  it("a stack with no settings file yet: undo removes the one the changes created", async () => {
+    const workDir = mkdtempSync(path.join(tmpdir(), "stack-state-"));
+    dirs.push(workDir);
+    const { stack } = fakeStack({}, { workDir });
+    const undo = await applyConfigChanges(stack, [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }]);
+    writeFileSync(path.join(workDir, "Pulumi.dev.yaml"), "config: {}\n");
     await undo();
-    expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.change_ext_conn.previous_addresses.VDU2-1=10.0.0.9 path=true"]);
+    expect(existsSync(path.join(workDir, "Pulumi.dev.yaml"))).toBe(false);
   });
 });
