@@ -1,7 +1,7 @@
 /**
  * `NetworkService` (`nfv:ns:NetworkService`): an NS plan (`loadNsPackage(...).plan`) deployed.
  * Each NS virtual link a VM VNF joins becomes a Neutron network and subnet (the link's L3
- * protocol data) on the OpenStack VIM; each constituent is the component its plan names, given
+ * protocol data) on the OpenStack VIM, or for a legacy NSD's VL the existing network it names; each constituent is the component its plan names, given
  * by the caller's args, in the NSD's dependency order. A VM VNF's external CPs that the NSD puts
  * on a link get one `extVirtualLinks` entry each, on that network.
  *
@@ -60,6 +60,11 @@ export class NetworkService extends pulumi.ComponentResource {
       const given = args.linkNetworkIds?.[vl.id];
       if (given !== undefined) {
         networkIds[vl.id] = given;
+        continue;
+      }
+      if (vl.networkName !== undefined) {
+        // A legacy NSD's VL: the existing network of that name.
+        networkIds[vl.id] = openstack.networking.getNetworkOutput({ name: vl.networkName }, child).id;
         continue;
       }
       const net = new openstack.networking.Network(`${name}-${vl.id}`, { name: `${name}-${vl.id}`, adminStateUp: true }, child);
@@ -129,7 +134,7 @@ function checkArgs(name: string, args: NetworkServiceArgs): void {
     }
   }
   for (const vl of args.plan.virtualLinks) {
-    if (args.linkNetworkIds?.[vl.id] === undefined && vl.cidr === undefined) {
+    if (args.linkNetworkIds?.[vl.id] === undefined && vl.cidr === undefined && vl.networkName === undefined) {
       error(
         "NS_LINK_NO_SUBNET",
         `NS virtual link \`${vl.id}\` has no L3 protocol data (vl_profile.virtual_link_protocol_data[].l3_protocol_data.cidr) to make its subnet from, and no linkNetworkIds entry`,

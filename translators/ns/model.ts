@@ -44,8 +44,10 @@ export interface NsFlavour {
 export interface NsVnf {
   /** The node template's name: how the stack config and `nfv` commands name the constituent. */
   id: string;
-  /** The VNFD the constituent is instantiated from (`descriptor_id`). */
+  /** The VNFD the constituent is instantiated from (`descriptor_id`; empty in a legacy NSD). */
   descriptorId: string;
+  /** A legacy NSD's VNF node type: the package given for it must substitute it (`substitution_mappings.node_type`). */
+  nodeType?: string;
   /** The VNF deployment flavour (`flavour_id`). */
   flavourId: string;
   /** `vnf_profile.instantiation_level`: the VNF's level; absent for the VNFD's default. */
@@ -69,9 +71,9 @@ export interface NsVnfLink {
 
 /**
  * `tosca.nodes.nfv.NsVirtualLink`: a network between constituents, read as a VNF's virtual link
- * is (NS links have no per-level bitrates and no legacy network name).
+ * is (NS links have no per-level bitrates). `networkName`: a legacy NSD's VL, an existing network.
  */
-export type NsVirtualLink = Omit<VirtualLink, "bitrateByLevel" | "networkName"> & { at: SourceLocation };
+export type NsVirtualLink = Omit<VirtualLink, "bitrateByLevel"> & { at: SourceLocation };
 
 /** `tosca.nodes.nfv.Sap`: where the NS is reached from outside. */
 export interface Sap {

@@ -117,11 +117,19 @@ function planConstituent(
   error: (at: SourceLocation, code: string, message: string) => void,
 ): PlannedConstituent | undefined {
   if (!given) {
-    error(vnf.at, "NS_VNF_PACKAGE_MISSING", `no VNF package is given for \`${vnf.id}\` (descriptor ${vnf.descriptorId})`);
+    error(vnf.at, "NS_VNF_PACKAGE_MISSING", `no VNF package is given for \`${vnf.id}\` (${vnf.nodeType ?? `descriptor ${vnf.descriptorId}`})`);
     return undefined;
   }
   const { model } = given;
-  if (model.vnf.descriptorId !== vnf.descriptorId) {
+  if (vnf.nodeType !== undefined && model.vnf.nodeType !== vnf.nodeType) {
+    error(
+      vnf.at,
+      "NS_UNKNOWN_VNF_DESCRIPTOR",
+      `\`${vnf.id}\` has type ${vnf.nodeType}, but the package given for it substitutes ${model.vnf.nodeType} (its substitution_mappings.node_type)`,
+    );
+    return undefined;
+  }
+  if (vnf.nodeType === undefined && model.vnf.descriptorId !== vnf.descriptorId) {
     error(
       vnf.at,
       "NS_UNKNOWN_VNF_DESCRIPTOR",
@@ -155,7 +163,7 @@ function planConstituent(
       error(
         link.at,
         "NS_UNKNOWN_REQUIREMENT",
-        `VNFD ${vnf.descriptorId} flavour \`${vnf.flavourId}\` exposes no requirement \`${link.requirement}\` (its substitution_mappings requirements: ${flavour.externalLinks.map((e) => e.name).join(", ") || "none"})`,
+        `VNFD ${vnf.nodeType ?? vnf.descriptorId} flavour \`${vnf.flavourId}\` exposes no requirement \`${link.requirement}\` (its substitution_mappings requirements: ${flavour.externalLinks.map((e) => e.name).join(", ") || "none"})`,
       );
   }
   const planned: PlannedConstituent = {

@@ -111,12 +111,11 @@ function readFlavour(topo: Topology, ctx: SemanticContext): NsFlavour {
   return flavour;
 }
 
-/** A VNF link's per-level bitrates and legacy network name have no meaning on an NS link: dropped. */
+/** A VNF link's per-level bitrates have no meaning on an NS link: dropped. */
 function nsVirtualLink(vl: VirtualLink, at: SourceLocation): NsVirtualLink {
   const link: Partial<VirtualLink> = { ...vl };
   delete link.bitrateByLevel;
-  delete link.networkName;
-  return { ...(link as Omit<VirtualLink, "bitrateByLevel" | "networkName">), at };
+  return { ...(link as Omit<VirtualLink, "bitrateByLevel">), at };
 }
 
 function readVnf(node: NodeTemplate, topo: Topology, vlIds: ReadonlySet<string>, ctx: SemanticContext): NsVnf {

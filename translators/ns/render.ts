@@ -19,10 +19,13 @@ export function renderNsText(ns: NsModel, plan: NsPlan): string {
     for (const l of v.extLinks) lines.push(`       CP ${l.cpId} (${l.requirement}) → ${l.virtualLinkId}`);
   });
   lines.push("NS virtual links:");
-  for (const l of plan.virtualLinks)
-    lines.push(
-      `  ${l.id}: ${l.cidr ? `${l.ipVersion ?? "ipv4"} ${l.cidr}${l.dhcpEnabled === false ? ", no DHCP" : ""}` : "no L3 data (an existing network must be given)"}`,
-    );
+  const network = (l: NsPlan["virtualLinks"][number]) =>
+    l.networkName
+      ? `the existing network ${l.networkName}`
+      : l.cidr
+        ? `${l.ipVersion ?? "ipv4"} ${l.cidr}${l.dhcpEnabled === false ? ", no DHCP" : ""}`
+        : "no L3 data (an existing network must be given)";
+  for (const l of plan.virtualLinks) lines.push(`  ${l.id}: ${network(l)}`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -17,6 +17,7 @@ import type { Topology } from "./phase4-templates/topology";
 import { buildModel } from "./phase5-sol001/flavours";
 import { translateLegacy } from "./legacy/containerized";
 import { isLegacyVm, translateLegacyVm } from "./legacy/vm";
+import { isLegacyNsd, readLegacyNsd } from "../ns/read-legacy-nsd";
 import { Problems, sortDiagnostics } from "./problems";
 import type { NsModel } from "../ns/model";
 import { buildNsModel, describesNs } from "../ns/read-nsd";
@@ -65,6 +66,7 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
   const loaded = loadDocuments(source, entry, problems, pkg.singleFile);
   if (!loaded.entry) return {};
   if (loaded.entry.version === "tosca_simple_profile_for_nfv_1_0_0") {
+    if (isLegacyNsd(loaded.entry)) return expect === "vnf" ? refuseNsd(entry, problems) : { ns: readLegacyNsd(loaded.entry, problems) };
     if (expect === "ns") return refuseVnfd(entry, problems);
     return { model: isLegacyVm(loaded.entry) ? translateLegacyVm(loaded.entry, problems) : translateLegacy(loaded.entry, problems) };
   }
@@ -81,19 +83,21 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
   if (entryTopology) checkRequirementOccurrences(entryTopology, loaded.files, types, problems);
   const ctx = { types, problems };
   if (describesNs(topologies, ctx)) {
-    if (expect === "vnf") {
-      problems.error(
-        "PKG_IS_NSD",
-        "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)",
-        entry,
-      );
-      return {};
-    }
+    if (expect === "vnf") return refuseNsd(entry, problems);
     return { ns: buildNsModel(topologies, entryTopology, entry, ctx) };
   }
   if (expect === "ns") return refuseVnfd(entry, problems);
   const manifests = pkg.artifacts.map((a) => a.name).filter((n) => n.startsWith("Files/kubernetes/"));
   return { model: buildModel(topologies, entryTopology, entry, loaded.unimported, source, [...new Set(manifests)], ctx) };
+}
+
+function refuseNsd(entry: string, problems: Problems): Described {
+  problems.error(
+    "PKG_IS_NSD",
+    "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)",
+    entry,
+  );
+  return {};
 }
 
 function refuseVnfd(entry: string, problems: Problems): Described {

@@ -10,6 +10,7 @@ import type { ToscaFile } from "../phase2-load/load-documents";
 import { parseScalar } from "../phase3-types/scalar-units";
 import { isMap } from "../phase3-types/type-system";
 import type { Problems } from "../problems";
+import { readLegacySubstitution } from "./substitution";
 
 export const LEGACY_FLAVOUR_ID = "default";
 /** Node types of Tacker's legacy VNFDs, containerized and VM alike. */
@@ -56,7 +57,7 @@ export function translateLegacy(f: ToscaFile, problems: Problems): VnfModel | un
       ]);
   });
   readScalingPolicies(topo.policies, vdus, file, problems);
-  return legacyModel(f, { vdus, cps, vls, affinityRules: [] });
+  return legacyModel(f, { vdus, cps, vls, affinityRules: [] }, problems);
 }
 
 /** The topology_template of a legacy VNFD; undefined (a located error) without one. */
@@ -78,8 +79,9 @@ export function legacyNodes(
   });
 }
 
-/** A legacy VNFD's model: one flavour, `default`; Tacker's `template_name` names the VNF. */
-export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | "vls" | "affinityRules">): VnfModel {
+/** A legacy VNFD's model: one flavour, `default`; Tacker's `template_name` names the VNF; its substitution_mappings are its external links. */
+export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | "vls" | "affinityRules">, problems: Problems): VnfModel {
+  const substitution = readLegacySubstitution(f, parts.cps, problems);
   const metadata = isMap(f.doc.metadata) ? f.doc.metadata : {};
   const templateName = typeof metadata.template_name === "string" ? metadata.template_name : "";
   const flavour: Flavour = {
@@ -93,7 +95,7 @@ export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | 
     placementGroups: [],
     lcmHooks: [],
     defaultLcmOperations: [],
-    externalLinks: [],
+    externalLinks: substitution.externalLinks,
   };
   return {
     format: "tacker-legacy",
@@ -104,7 +106,8 @@ export function legacyModel(f: ToscaFile, parts: Pick<Flavour, "vdus" | "cps" | 
       productName: templateName,
       softwareVersion: "",
       vnfmInfo: ["Tacker"],
-      nodeType: VDU,
+      // What a legacy NSD's VNF node names; without substitution_mappings, the VDU type.
+      nodeType: substitution.nodeType ?? VDU,
     },
     flavours: [flavour],
     kubernetesManifests: [],

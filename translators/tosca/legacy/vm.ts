@@ -89,7 +89,7 @@ export function translateLegacyVm(f: ToscaFile, problems: Problems): VnfModel | 
       problems.error("TEMPLATE_DANGLING_REQUIREMENT", `virtualLink of \`${cp.id}\` names \`${cp.virtualLinkId}\`, which is not a VL`, file, at);
   }
   const affinityRules = readPolicies(topo.policies, vdus, file, problems);
-  return legacyModel(f, { vdus, cps, vls, affinityRules });
+  return legacyModel(f, { vdus, cps, vls, affinityRules }, problems);
 }
 
 type Resolve = (v: unknown, path: (string | number)[]) => unknown;

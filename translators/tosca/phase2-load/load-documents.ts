@@ -68,7 +68,8 @@ export function loadDocuments(source: PackageSource, entry: string, problems: Pr
     const parsed = parseFile(source, file, problems);
     if (!parsed) return;
     visiting.push(file);
-    const imports = parsed.doc.imports;
+    // A legacy NSD's imports name VNFDs onboarded before it (Tacker's catalog), not files.
+    const imports = parsed.version === "tosca_simple_profile_for_nfv_1_0_0" ? undefined : parsed.doc.imports;
     if (imports !== undefined && imports !== null) {
       if (!Array.isArray(imports)) problems.error("IMPORT_SYNTAX", "`imports` must be a list", file, ["imports"]);
       else
