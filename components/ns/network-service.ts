@@ -1,9 +1,10 @@
 /**
  * `NetworkService` (`nfv:ns:NetworkService`): an NS plan (`loadNsPackage(...).plan`) deployed.
  * Each NS virtual link a VM VNF joins becomes a Neutron network and subnet (the link's L3
- * protocol data) on the OpenStack VIM, or for a legacy NSD's VL the existing network it names; each constituent is the component its plan names, given
- * by the caller's args, in the NSD's dependency order. A VM VNF's external CPs that the NSD puts
- * on a link get one `extVirtualLinks` entry each, on that network.
+ * protocol data) on the OpenStack VIM, or for a legacy NSD's VL the existing network it names;
+ * each constituent is the component its plan names, given by the caller's args, in the NSD's
+ * dependency order. A VM VNF's external CPs that the NSD puts on a link get one `extVirtualLinks`
+ * entry each, on that network.
  *
  * A CNF's link is not wired here: a CNF is reached through a Service on its cluster's nodes, so
  * the nodes must be on the link's network (a cluster of the same stack attached to it, or an

@@ -34,7 +34,6 @@ export function readLegacyNsd(f: ToscaFile, problems: Problems): NsModel | undef
   const vnfs: NsVnf[] = [];
   const virtualLinks: NsVirtualLink[] = [];
   for (const { name, path, node, props } of nodes) {
-    const at = problems.place(f.file, path);
     if (typeof node.type !== "string") {
       problems.error("TEMPLATE_UNKNOWN_TYPE", `node template \`${name}\` needs a type: a VNFD's substitution node_type or ${LEGACY_TYPES.VL}`, f.file, path);
     } else if (VNFFG.test(node.type)) {
@@ -51,7 +50,7 @@ export function readLegacyNsd(f: ToscaFile, problems: Problems): NsModel | undef
           f.file,
           [...path, "properties"],
         );
-      else virtualLinks.push({ id: name, layerProtocols: ["ipv4"], networkName: network, at });
+      else virtualLinks.push({ id: name, layerProtocols: ["ipv4"], networkName: network, at: problems.place(f.file, path) });
     } else {
       vnfs.push(readVnf(name, node, path, vlIds, f, problems));
     }

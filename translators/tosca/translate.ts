@@ -92,11 +92,7 @@ function translateEntry(source: PackageSource, pkg: ReadPackage, entry: string, 
 }
 
 function refuseNsd(entry: string, problems: Problems): Described {
-  problems.error(
-    "PKG_IS_NSD",
-    "this package holds an NSD (an NS node type), not a VNFD: deploy it as a network service (`network_services` in the stack config)",
-    entry,
-  );
+  problems.error("PKG_IS_NSD", "this package holds an NSD, not a VNFD: deploy it as a network service (`network_services` in the stack config)", entry);
   return {};
 }
 
