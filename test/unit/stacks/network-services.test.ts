@@ -4,6 +4,8 @@
  * hook reading the server CNF's node port as a Pulumi output, and every bad config refused,
  * located, with nothing registered.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -137,6 +139,28 @@ describe("network_services in a stack config", () => {
     expect(e.diagnostics.find((d) => d.code === "NS_UNKNOWN_VNF_DESCRIPTOR")!.file).toMatch(/hybrid_ns\.yaml$/);
     await settle();
     expect(registered.filter((r) => r.type === "nfv:ns:NetworkService" || r.type === "nfv:vnf:VmVnf" || r.type === "nfv:cnf:ContainerizedVnf")).toEqual([]);
+  });
+
+  it("Tacker's legacy NSD: its two legacy VM VNFDs' entries in one NetworkService, on the networks its VLs name (looked up, none made)", async () => {
+    const corpus = path.join(ROOT, "../shared/vnf-packages/tacker-corpus/packages");
+    const request = path.join(mkdtempSync(path.join(tmpdir(), "legacy-ns-")), "request.json");
+    writeFileSync(request, JSON.stringify({ flavourId: "default" }));
+    const legacyVnf = (n: 1 | 2) => ({
+      vim: "lab",
+      package: path.join(corpus, `legacy_samples_tosca-templates_nsd_sample-tosca-vnfd${n}.yaml/sample-tosca-vnfd${n}.yaml`),
+      instantiate_request: request,
+    });
+    setConfig(
+      { vnf1: legacyVnf(1), vnf2: legacyVnf(2) },
+      { legacy: { package: path.join(ROOT, "test/fixtures/legacy-nsd/nsd.yaml"), vnfs: { VNF1: "vnf1", VNF2: "vnf2" } } },
+    );
+    const outputs = await program.deployStack();
+    await settle();
+    const of = (type: string) => registered.filter((r) => r.type === type).map((r) => r.name);
+    expect(of("nfv:ns:NetworkService")).toEqual(["legacy"]);
+    expect(of("nfv:vnf:VmVnf").sort()).toEqual(["legacy-VNF1", "legacy-VNF2"]);
+    expect(of("openstack:networking/network:Network")).toEqual([]);
+    expect(Object.keys(outputs.vnfs).sort()).toEqual(["vnf1", "vnf2"]);
   });
 
   it("a link the NS flavour has no such virtual link for is refused at links.<id>", async () => {
