@@ -21,6 +21,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "terminate a network service or a VNF (stack config, then up)",
     load: async () => (await import("./commands/terminate")).command,
   },
+  rollback: {
+    summary: "roll back the last failed operation: config as before it, then up",
+    load: async () => (await import("./commands/rollback")).command,
+  },
   "change-ext-conn": {
     summary: "change a VM VNF's external connectivity (Tacker's request file, then up)",
     load: async () => (await import("./commands/change-ext-conn")).command,

@@ -1,7 +1,8 @@
-/** The end of `nfv scale`, `heal`, `change-ext-conn` and `terminate`: an operation's config changes written, then `up` or a preview. */
+/** The end of `nfv scale`, `heal`, `change-ext-conn`, `terminate` and `rollback`: config written, then `up` or a preview. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { Operation } from "../ops/operations";
-import { applyConfigChanges } from "../ops/stack-state";
+import { clearRollbackPoint, readRollbackPoint, saveRollbackPoint } from "../ops/rollback";
+import { applyConfigChanges, restoreSettings, snapshotSettings, type SettingsSnapshot } from "../ops/stack-state";
 import { DiagnosticError } from "../translators/diagnostics";
 import { EXIT_OK, EXIT_PROBLEMS, type Io } from "./io";
 
@@ -10,26 +11,63 @@ export function describeError(e: unknown): string {
 }
 
 /**
- * The end of `nfv scale`, `heal`, `change-ext-conn` and `terminate`: writes the operation's config changes,
- * then runs `up` (replacing `op.replace`); with `preview`, a diff preview, and the config is put
- * back whatever the preview did. A failed `up` keeps the changes: running `up` again converges.
+ * Writes the operation's config changes, then runs `up` (replacing `op.replace`); with `preview`,
+ * a diff preview, and the settings file is put back whatever the preview did. A failed `up` keeps
+ * the changes (running `up` again retries the operation) and keeps the settings file as it was
+ * before as the stack's rollback point (`nfv rollback`); a successful one removes a stale point.
  */
 export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io): Promise<number> {
-  const undo = await applyConfigChanges(stack, op.configChanges);
+  const before = await applyConfigChanges(stack, op.configChanges);
+  if (preview) return previewThenRestore(stack, op.replace, before, command, io);
   try {
-    if (preview) {
-      try {
-        io.out((await stack.preview({ color: "never", diff: true, replace: op.replace })).stdout);
-      } finally {
-        await undo();
-      }
-    } else {
-      const result = await stack.up({ color: "never", replace: op.replace });
-      io.out(`up: ${result.summary.result}\n`);
-    }
+    const result = await stack.up({ color: "never", replace: op.replace });
+    clearRollbackPoint(stack);
+    io.out(`up: ${result.summary.result}\n`);
+    return EXIT_OK;
+  } catch (e) {
+    saveRollbackPoint(stack, command, before);
+    io.err(
+      `nfv ${command}: ${(e as Error).message}\n` +
+        `nfv ${command}: the config change stays (\`up\` again retries it); \`nfv rollback --stack ${stack.name}\` puts the config back as it was before and converges on it\n`,
+    );
+    return EXIT_PROBLEMS;
+  }
+}
+
+/**
+ * `nfv rollback`: the settings file of the stack's rollback point written back, then `up`, which
+ * deletes what the failed operation half-made; the point is removed once `up` succeeds. With
+ * `preview`, the diff of that, and the settings file as it is now put back.
+ */
+export async function runRollback(stack: Stack, preview: boolean, io: Io): Promise<number> {
+  const found = readRollbackPoint(stack);
+  if (!found) {
+    io.err(`nfv rollback: stack '${stack.name}' has no failed operation to roll back (a failed nfv scale, heal, change-ext-conn or terminate leaves one)\n`);
+    return EXIT_PROBLEMS;
+  }
+  io.out(`rollback of the ${found.point.command} that failed at ${found.point.failedAt}: the stack config as it was before it\n`);
+  const now = await snapshotSettings(stack);
+  restoreSettings({ file: now.file, ...(found.snapshot.saved ? { saved: found.snapshot.saved } : {}) });
+  if (preview) return previewThenRestore(stack, [], now, "rollback", io);
+  try {
+    const result = await stack.up({ color: "never" });
+    clearRollbackPoint(stack);
+    io.out(`up: ${result.summary.result}\n`);
+    return EXIT_OK;
+  } catch (e) {
+    io.err(`nfv rollback: ${(e as Error).message}\nnfv rollback: the config stays rolled back and the point kept: run \`nfv rollback\` again\n`);
+    return EXIT_PROBLEMS;
+  }
+}
+
+async function previewThenRestore(stack: Stack, replace: string[], restore: SettingsSnapshot, command: string, io: Io): Promise<number> {
+  try {
+    io.out((await stack.preview({ color: "never", diff: true, replace })).stdout);
+    return EXIT_OK;
   } catch (e) {
     io.err(`nfv ${command}: ${(e as Error).message}\n`);
     return EXIT_PROBLEMS;
+  } finally {
+    restoreSettings(restore);
   }
-  return EXIT_OK;
 }

@@ -42,32 +42,48 @@ export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<
   return (await loadStack(stack, projectRoot)).vnfs;
 }
 
+/** The stack's settings file as it was at one moment: absent (`saved` undefined) or these bytes. */
+export interface SettingsSnapshot {
+  file: string;
+  saved?: Buffer;
+}
+
+export async function snapshotSettings(stack: Stack): Promise<SettingsSnapshot> {
+  const file = await stackSettingsFile(stack);
+  return existsSync(file) ? { file, saved: readFileSync(file) } : { file };
+}
+
+/** Writes the settings file back byte for byte (comments, key order, encrypted secrets as they were), or removes it if it was absent. */
+export function restoreSettings(snapshot: SettingsSnapshot): void {
+  if (snapshot.saved) writeFileSync(snapshot.file, snapshot.saved);
+  else rmSync(snapshot.file, { force: true });
+}
+
 /**
  * Writes the changes (`config set --path`, or `rm --path`; removing what is not there does nothing)
- * and returns how to undo them (for `--preview`): the stack's settings file written back byte for
- * byte, so comments, key order and encrypted secrets are as they were, and a removed mapping (a
- * whole VNF entry) comes back whole.
+ * and returns the settings file as it was before, which `restoreSettings` puts back (`--preview`,
+ * `nfv rollback`): a removed mapping (a whole VNF entry) comes back whole, a secret still encrypted.
  */
-export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]): Promise<() => Promise<void>> {
-  const file = await stackSettingsFile(stack);
-  const saved = existsSync(file) ? readFileSync(file) : undefined;
-  const before = await stack.getAllConfig();
+export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]): Promise<SettingsSnapshot> {
+  const before = await snapshotSettings(stack);
+  const config = await stack.getAllConfig();
   for (const c of changes) {
     if (!c.remove) await stack.setConfig(c.key, { value: c.value ?? "" }, true);
-    else if (valueAt(before, pathSegments(c.key)) !== undefined) await stack.removeConfig(c.key, true);
+    else if (valueAt(config, pathSegments(c.key)) !== undefined) await stack.removeConfig(c.key, true);
   }
-  return async () => {
-    if (saved) writeFileSync(file, saved);
-    else rmSync(file, { force: true });
-  };
+  return before;
 }
 
 /** The file `pulumi config set` writes for this stack: `Pulumi.<stack>.yaml` in the project's `stackConfigDir`. */
 async function stackSettingsFile(stack: Stack): Promise<string> {
   // Pulumi.yaml's `stackConfigDir` is read by the CLI, though the SDK's ProjectSettings type omits it.
   const project = (await stack.workspace.projectSettings()) as { stackConfigDir?: string };
-  const name = stack.name.split("/").pop() ?? stack.name;
-  return path.join(stack.workspace.workDir, project.stackConfigDir ?? "", `Pulumi.${name}.yaml`);
+  return path.join(stack.workspace.workDir, project.stackConfigDir ?? "", `Pulumi.${shortName(stack)}.yaml`);
+}
+
+/** `org/project/dev` → `dev`: the name in the stack's file names. */
+export function shortName(stack: Stack): string {
+  return stack.name.split("/").pop() ?? stack.name;
 }
 
 /** `ns:key.a[0].b` → ["ns:key", "a", 0, "b"]. */

@@ -1,10 +1,10 @@
-/** `runOperation`: `--preview` previews and puts the config back; `up` keeps the changes. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+/** `runOperation`: `--preview` previews and puts the config back; `up` keeps the changes; a failed `up` leaves a rollback point for `runRollback`. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
-import { runOperation } from "../../../cli/run-operation";
+import { runOperation, runRollback } from "../../../cli/run-operation";
 
 describe("runOperation", () => {
   const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };
@@ -43,5 +43,74 @@ describe("runOperation", () => {
     expect(await runOperation(stack, op, false, "heal", out.io)).toBe(0);
     expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true"]);
     expect(out.out).toEqual(["up: succeeded\n"]);
+  });
+
+  describe("a failed up, then nfv rollback", () => {
+    const BEFORE = "# dev\nconfig:\n  pulumi-nfv:vnfs:\n    hw: {scale_levels: {a: 1}}\n";
+    const AFTER = "config:\n  pulumi-nfv:vnfs:\n    hw:\n      scale_levels:\n        a: 2\n";
+    /** A stack whose `config set` rewrites its settings file, as the CLI does, and whose `up` is `up`. */
+    function failingScale() {
+      const workDir = mkdtempSync(path.join(tmpdir(), "run-operation-"));
+      const file = path.join(workDir, "Pulumi.dev.yaml");
+      writeFileSync(file, BEFORE);
+      const { stack } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } }, { workDir });
+      const s = stack as unknown as Record<string, unknown>;
+      s.setConfig = async () => writeFileSync(file, AFTER);
+      const seen: string[] = [];
+      let upFails = true;
+      s.up = async () => {
+        seen.push(readFileSync(file, "utf8"));
+        if (upFails) throw new Error("hook failed on VDU1-1");
+        return { summary: { result: "succeeded" } };
+      };
+      s.preview = async () => {
+        seen.push(readFileSync(file, "utf8"));
+        return { stdout: "- 1 to delete\n" };
+      };
+      const point = path.join(workDir, ".pulumi-nfv/rollback/dev.json");
+      return { stack, file, seen, point, succeed: () => (upFails = false) };
+    }
+
+    it("the change stays and the settings file before it is the rollback point; rollback --preview shows it and leaves the file; rollback writes it back, runs up, removes the point", async () => {
+      const t = failingScale();
+      const out = io();
+      expect(await runOperation(t.stack, op, false, "scale", out.io)).toBe(1);
+      expect(out.out.join("")).toContain("nfv rollback --stack dev");
+      expect(readFileSync(t.file, "utf8")).toBe(AFTER);
+      expect(existsSync(t.point)).toBe(true);
+
+      const preview = io();
+      expect(await runRollback(t.stack, true, preview.io)).toBe(0);
+      expect(preview.out[0]).toMatch(/^rollback of the scale that failed at \d{4}-/);
+      expect(t.seen.at(-1)).toBe(BEFORE);
+      expect(readFileSync(t.file, "utf8")).toBe(AFTER);
+      expect(existsSync(t.point)).toBe(true);
+
+      t.succeed();
+      expect(await runRollback(t.stack, false, io().io)).toBe(0);
+      expect(t.seen.at(-1)).toBe(BEFORE);
+      expect(readFileSync(t.file, "utf8")).toBe(BEFORE);
+      expect(existsSync(t.point)).toBe(false);
+      const again = io();
+      expect(await runRollback(t.stack, false, again.io)).toBe(1);
+      expect(again.out.join("")).toContain("has no failed operation to roll back");
+    });
+
+    it("a later operation that succeeds makes the point stale: it is removed", async () => {
+      const t = failingScale();
+      expect(await runOperation(t.stack, op, false, "scale", io().io)).toBe(1);
+      t.succeed();
+      expect(await runOperation(t.stack, op, false, "scale", io().io)).toBe(0);
+      expect(existsSync(t.point)).toBe(false);
+    });
+
+    it("the point holds the settings file as it was, encrypted secrets as they were, and nothing else", async () => {
+      const t = failingScale();
+      writeFileSync(t.file, BEFORE + "  pulumi-nfv:token:\n    secure: v1:c2VjcmV0\n");
+      await runOperation(t.stack, op, false, "scale", io().io);
+      const point = JSON.parse(readFileSync(t.point, "utf8"));
+      expect(Object.keys(point).sort()).toEqual(["command", "failedAt", "settings"]);
+      expect(Buffer.from(point.settings.base64, "base64").toString()).toContain("secure: v1:c2VjcmV0");
+    });
   });
 });

@@ -1,10 +1,10 @@
-/** `--preview` writes stack config and undoes it by writing the stack settings file back as it was. */
+/** Config changes by path, and the stack settings file as it was before them put back (`--preview`, `nfv rollback`). */
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
-import { applyConfigChanges } from "../../../ops/stack-state";
+import { applyConfigChanges, restoreSettings } from "../../../ops/stack-state";
 
 // What `pulumi config set` leaves: a comment, an encrypted secret, a mapping a removal takes whole.
 const SETTINGS = [
@@ -32,19 +32,19 @@ describe("applyConfigChanges", () => {
     return { workDir, file };
   };
 
-  it("sets and removes by path; undo writes the settings file back byte for byte (comment, secret, removed mapping)", async () => {
+  it("sets and removes by path; the snapshot before them writes the settings file back byte for byte (comment, secret, removed mapping)", async () => {
     const { workDir, file } = project("stacks");
     const { stack, calls } = fakeStack(
       { "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 }, ssh: { password: "p" } } } },
       { workDir, stackConfigDir: "stacks" },
     );
-    const undo = await applyConfigChanges(stack, [
+    const before = await applyConfigChanges(stack, [
       { key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" },
       { key: "pulumi-nfv:vnfs.hw.ssh", remove: true },
     ]);
     expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true", "remove pulumi-nfv:vnfs.hw.ssh path=true"]);
     writeFileSync(file, "config: {}\n"); // what the CLI would have written
-    await undo();
+    restoreSettings(before);
     expect(readFileSync(file, "utf8")).toBe(SETTINGS);
   });
 
@@ -58,13 +58,13 @@ describe("applyConfigChanges", () => {
     expect(calls).toEqual([]);
   });
 
-  it("a stack with no settings file yet: undo removes the one the changes created", async () => {
+  it("a stack with no settings file yet: restoring removes the one the changes created", async () => {
     const workDir = mkdtempSync(path.join(tmpdir(), "stack-state-"));
     dirs.push(workDir);
     const { stack } = fakeStack({}, { workDir });
-    const undo = await applyConfigChanges(stack, [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }]);
+    const before = await applyConfigChanges(stack, [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }]);
     writeFileSync(path.join(workDir, "Pulumi.dev.yaml"), "config: {}\n");
-    await undo();
+    restoreSettings(before);
     expect(existsSync(path.join(workDir, "Pulumi.dev.yaml"))).toBe(false);
   });
 });

@@ -1,0 +1,48 @@
+/**
+ * Rollback of a failed `nfv` operation (Tacker's rollback of a FAILED_TEMP instantiate, scale,
+ * heal or change of connectivity): the operation's `up` failed, so the stack's settings file as
+ * it was before the operation is kept as the stack's rollback point, and `nfv rollback` writes it
+ * back and runs `up`, which deletes what the operation half-made and converges on the previous
+ * config. A later successful operation makes the point stale: it is removed.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { shortName, type SettingsSnapshot } from "./stack-state";
+
+/** What `.pulumi-nfv/rollback/<stack>.json` in the project holds. */
+export interface RollbackPoint {
+  /** The `nfv` command that failed. */
+  command: string;
+  /** When it failed (ISO 8601). */
+  failedAt: string;
+  /** The settings file before it (as `SettingsSnapshot`, the bytes in base64), encrypted secrets and all. */
+  settings: { file: string; base64?: string };
+}
+
+function pointFile(stack: Stack): string {
+  return path.join(stack.workspace.workDir, ".pulumi-nfv", "rollback", `${shortName(stack)}.json`);
+}
+
+export function saveRollbackPoint(stack: Stack, command: string, before: SettingsSnapshot, now = new Date()): void {
+  const file = pointFile(stack);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const point: RollbackPoint = {
+    command,
+    failedAt: now.toISOString(),
+    settings: { file: before.file, ...(before.saved ? { base64: before.saved.toString("base64") } : {}) },
+  };
+  writeFileSync(file, JSON.stringify(point, null, 2) + "\n", { mode: 0o600 });
+}
+
+export function readRollbackPoint(stack: Stack): { point: RollbackPoint; snapshot: SettingsSnapshot } | undefined {
+  const file = pointFile(stack);
+  if (!existsSync(file)) return undefined;
+  const point = JSON.parse(readFileSync(file, "utf8")) as RollbackPoint;
+  const { file: settingsFile, base64 } = point.settings;
+  return { point, snapshot: base64 === undefined ? { file: settingsFile } : { file: settingsFile, saved: Buffer.from(base64, "base64") } };
+}
+
+export function clearRollbackPoint(stack: Stack): void {
+  rmSync(pointFile(stack), { force: true });
+}
