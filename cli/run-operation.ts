@@ -20,10 +20,7 @@ export async function runOperation(stack: Stack, op: Operation, preview: boolean
   const before = await applyConfigChanges(stack, op.configChanges);
   if (preview) return previewThenRestore(stack, op.replace, before, command, io);
   try {
-    const result = await stack.up({ color: "never", replace: op.replace });
-    clearRollbackPoint(stack);
-    io.out(`up: ${result.summary.result}\n`);
-    return EXIT_OK;
+    return await upThenClearPoint(stack, op.replace, io);
   } catch (e) {
     saveRollbackPoint(stack, command, before);
     io.err(
@@ -45,19 +42,24 @@ export async function runRollback(stack: Stack, preview: boolean, io: Io): Promi
     io.err(`nfv rollback: stack '${stack.name}' has no failed operation to roll back (a failed nfv scale, heal, change-ext-conn or terminate leaves one)\n`);
     return EXIT_PROBLEMS;
   }
-  io.out(`rollback of the ${found.point.command} that failed at ${found.point.failedAt}: the stack config as it was before it\n`);
+  io.out(`rollback of the ${found.command} that failed at ${found.failedAt}: the stack config as it was before it\n`);
   const now = await snapshotSettings(stack);
-  restoreSettings({ file: now.file, ...(found.snapshot.saved ? { saved: found.snapshot.saved } : {}) });
+  restoreSettings({ file: now.file, ...(found.saved ? { saved: found.saved } : {}) });
   if (preview) return previewThenRestore(stack, [], now, "rollback", io);
   try {
-    const result = await stack.up({ color: "never" });
-    clearRollbackPoint(stack);
-    io.out(`up: ${result.summary.result}\n`);
-    return EXIT_OK;
+    return await upThenClearPoint(stack, [], io);
   } catch (e) {
     io.err(`nfv rollback: ${(e as Error).message}\nnfv rollback: the config stays rolled back and the point kept: run \`nfv rollback\` again\n`);
     return EXIT_PROBLEMS;
   }
+}
+
+/** `up`; once it succeeds, any rollback point is stale and goes. */
+async function upThenClearPoint(stack: Stack, replace: string[], io: Io): Promise<number> {
+  const result = await stack.up({ color: "never", replace });
+  clearRollbackPoint(stack);
+  io.out(`up: ${result.summary.result}\n`);
+  return EXIT_OK;
 }
 
 async function previewThenRestore(stack: Stack, replace: string[], restore: SettingsSnapshot, command: string, io: Io): Promise<number> {

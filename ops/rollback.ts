@@ -16,8 +16,8 @@ export interface RollbackPoint {
   command: string;
   /** When it failed (ISO 8601). */
   failedAt: string;
-  /** The settings file before it (as `SettingsSnapshot`, the bytes in base64), encrypted secrets and all. */
-  settings: { file: string; base64?: string };
+  /** The settings file's bytes before it, in base64 (encrypted secrets and all); absent: there was none. */
+  settingsBase64?: string;
 }
 
 function pointFile(stack: Stack): string {
@@ -30,17 +30,17 @@ export function saveRollbackPoint(stack: Stack, command: string, before: Setting
   const point: RollbackPoint = {
     command,
     failedAt: now.toISOString(),
-    settings: { file: before.file, ...(before.saved ? { base64: before.saved.toString("base64") } : {}) },
+    ...(before.saved ? { settingsBase64: before.saved.toString("base64") } : {}),
   };
   writeFileSync(file, JSON.stringify(point, null, 2) + "\n", { mode: 0o600 });
 }
 
-export function readRollbackPoint(stack: Stack): { point: RollbackPoint; snapshot: SettingsSnapshot } | undefined {
+/** The stack's rollback point, with the settings file's bytes it holds (`saved`; absent: there was no file). */
+export function readRollbackPoint(stack: Stack): (RollbackPoint & { saved?: Buffer }) | undefined {
   const file = pointFile(stack);
   if (!existsSync(file)) return undefined;
   const point = JSON.parse(readFileSync(file, "utf8")) as RollbackPoint;
-  const { file: settingsFile, base64 } = point.settings;
-  return { point, snapshot: base64 === undefined ? { file: settingsFile } : { file: settingsFile, saved: Buffer.from(base64, "base64") } };
+  return point.settingsBase64 === undefined ? point : { ...point, saved: Buffer.from(point.settingsBase64, "base64") };
 }
 
 export function clearRollbackPoint(stack: Stack): void {

@@ -109,8 +109,8 @@ describe("runOperation", () => {
       writeFileSync(t.file, BEFORE + "  pulumi-nfv:token:\n    secure: v1:c2VjcmV0\n");
       await runOperation(t.stack, op, false, "scale", io().io);
       const point = JSON.parse(readFileSync(t.point, "utf8"));
-      expect(Object.keys(point).sort()).toEqual(["command", "failedAt", "settings"]);
-      expect(Buffer.from(point.settings.base64, "base64").toString()).toContain("secure: v1:c2VjcmV0");
+      expect(Object.keys(point).sort()).toEqual(["command", "failedAt", "settingsBase64"]);
+      expect(Buffer.from(point.settingsBase64, "base64").toString()).toContain("secure: v1:c2VjcmV0");
     });
   });
 });
