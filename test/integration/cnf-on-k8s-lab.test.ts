@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canary, openLocalStack, openTestStack, removeTestStack, ROOT, runNfv, setSecretConfig, type LocalStack } from "./harness";
+import { canary, openLocalStack, openTestStack, removeTestStack, ROOT, runNfv, setSecretConfig, until, type LocalStack } from "./harness";
 import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl, labToken } from "./lab/k8s";
 import { labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
@@ -29,14 +29,6 @@ const token = () => labToken(vimConfig);
 
 /** `nfv` in-process, with the test stack's environment. */
 const nfv = (...args: string[]) => runNfv(local.env, args);
-
-async function until(what: string, check: () => boolean, seconds = 90): Promise<void> {
-  for (let i = 0; i < seconds; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * The container-VDU fixture as a package directory: its two VNFD files beside test_cnf's type
@@ -130,7 +122,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     const r = await nfv("scale", "--stack", STACK, "--vnf", "cnf", "--aspect", "vdu2_aspect", "--steps", "1", "--type", "out");
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("Deployment vdu2: replicas 1 → 2");
-    await until("2 available replicas", () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
+    await until("2 available replicas", 90, () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
   });
 
   it("nfv heal --vnfc deletes that pod and its controller makes a new one", async () => {
@@ -138,7 +130,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     expect(before).toHaveLength(2);
     const r = await nfv("heal", "--stack", STACK, "--vnf", "cnf", "--vnfc", before[0]);
     expect(r.code, r.out).toBe(0);
-    await until("a replacement pod", () => {
+    await until("a replacement pod", 90, () => {
       const now = vdu2Pods();
       return !now.includes(before[0]) && now.length === 2;
     });
@@ -152,7 +144,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     expect(r.code, r.out).toBe(0);
     expect(podUid()).not.toBe(before.pod);
     expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.metadata.uid}")).not.toBe(before.deployment);
-    await until("vdu2 available again", () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
+    await until("vdu2 available again", 90, () => kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.availableReplicas}") === "2");
   });
 
   it("a second up changes nothing", async () => {
@@ -243,18 +235,18 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
     it("up: its two Namespaces; vdu1 Available in multi-namespace02 (its manifest's), vdu2 in the VIM's namespace", async () => {
       await instantiate({});
       expect(namespaces()).toEqual(["multi-namespace01", "multi-namespace02"]);
-      await until("both Deployments Available", () => deployments().join(" ") === "default/vdu2=1 multi-namespace02/vdu1=1");
+      await until("both Deployments Available", 90, () => deployments().join(" ") === "default/vdu2=1 multi-namespace02/vdu1=1");
     });
 
     it("with additionalParams.namespace multi-namespace01: both Deployments move there", async () => {
       await instantiate({ namespace: "multi-namespace01" });
-      await until("both Deployments Available in multi-namespace01", () => deployments().join(" ") === "multi-namespace01/vdu1=1 multi-namespace01/vdu2=1");
+      await until("both Deployments Available in multi-namespace01", 90, () => deployments().join(" ") === "multi-namespace01/vdu1=1 multi-namespace01/vdu2=1");
     });
 
     it("destroy leaves none of its Deployments or Namespaces", async () => {
       await mns.destroy({ color: "never" });
       expect(deployments()).toEqual([]);
-      await until("its Namespaces gone", () => namespaces().length === 0);
+      await until("its Namespaces gone", 90, () => namespaces().length === 0);
     });
   });
 
@@ -291,14 +283,14 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       expect(web("{.spec.template.spec.containers[0].image}")).toBe("registry.example/web:1.2.4");
       expect(web("{.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
       expect(web("{.spec.template.metadata.labels.tacker_vnf_instance_id}")).toBe(web("{.metadata.labels.tacker_vnf_instance_id}"));
-      await until("web Available", () => web("{.status.availableReplicas}") === "1");
+      await until("web Available", 90, () => web("{.status.availableReplicas}") === "1");
     });
 
     it("nfv scale out of web_aspect sets the chart's replicaCount: 2 replicas, as the API reports them", async () => {
       const r = await nfv("scale", "--stack", HELM_STACK, "--vnf", "helm", "--aspect", "web_aspect", "--steps", "1", "--type", "out");
       expect(r.code, r.out).toBe(0);
       expect(web("{.spec.replicas}")).toBe("2");
-      await until("2 web pods Running", () => webPods().length === 2 && webPods().every(([, phase]) => phase === "Running"));
+      await until("2 web pods Running", 90, () => webPods().length === 2 && webPods().every(([, phase]) => phase === "Running"));
     });
 
     it("nfv heal --vnfc deletes that pod; the chart's ReplicaSet makes a new one", async () => {
@@ -309,6 +301,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       expect(r.code, r.out).toBe(0);
       await until(
         "a new web pod",
+        90,
         () => webPods().length === 2 && !webPods().some(([name]) => name === before) && webPods().every(([, phase]) => phase === "Running"),
       );
     });
@@ -317,7 +310,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       const again = await helm.up({ color: "never" });
       expect(Object.entries(again.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
       await helm.destroy({ color: "never" });
-      await until("web gone", () =>
+      await until("web gone", 90, () =>
         kubectl("get", "deployments", "-o", "name")
           .split("\n")
           .every((l) => l !== "deployment.apps/web"),

@@ -135,3 +135,18 @@ export async function outputIsSecretInState(stack: Stack, ...outputPath: string[
   for (const key of outputPath) value = value?.[key];
   return value?.["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
 }
+
+/** Polls `f` every 2 s until it returns a truthy value (returned), for at most `seconds`; its exceptions count as not yet, the last one is reported. */
+export async function until<T>(what: string, seconds: number, f: () => T | undefined | false): Promise<T> {
+  let last: unknown;
+  for (const end = Date.now() + seconds * 1000; Date.now() < end;) {
+    try {
+      const v = f();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  throw new Error(`${what}: not within ${seconds} s${last ? ` (last error: ${String((last as Error).message).slice(0, 500)})` : ""}`);
+}

@@ -35,7 +35,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { kubernetesPackage } from "../fixtures/kubernetes-package";
-import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, type LocalStack } from "./harness";
+import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, until, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
@@ -179,20 +179,6 @@ let kubeconfigFile = "";
 function kubectl(...args: string[]): string {
   const bin = path.join(process.env.NFV_CACHE ?? path.join(process.env.HOME ?? "/root", ".cache/pulumi-nfv"), "k8s/kubectl-v1.34.4/bin/kubectl");
   return execFileSync(bin, ["--kubeconfig", kubeconfigFile, "--request-timeout=20s", ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
-}
-
-async function until<T>(what: string, seconds: number, f: () => T | undefined | false): Promise<T> {
-  let last: unknown;
-  for (const end = Date.now() + seconds * 1000; Date.now() < end;) {
-    try {
-      const v = f();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 3000));
-  }
-  throw new Error(`${what}: not within ${seconds} s${last ? ` (last error: ${String((last as Error).message).slice(0, 500)})` : ""}`);
 }
 
 /** The node image's package versions (/etc/nfv-node-image), which the cluster pins. */
@@ -825,10 +811,14 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
     expect([...seen].sort()).toEqual(running.map((p) => `nfv-lab nginx on ${p.name}`).sort());
   });
 
-  it("removed from the stack: the client's server, port and VM host and the server's pods and Service are gone", async () => {
+  it("nfv terminate --ns hybrid: its entry and its constituents' go from the config; the client's server, port and VM host and the server's pods and Service are gone", async () => {
     const ids = servers(CLIENT_VNF).map((s) => s.ID);
-    for (const key of ["network_services", `vnfs.${NS_CLIENT}`, `vnfs.${NS_SERVER}`]) await stack.removeConfig(`pulumi-nfv:${key}`, true);
-    await timed("ns removed", () => stack.up({ color: "never" }));
+    await timed("ns terminated", () => nfv("terminate", "--ns", "hybrid"));
+    const config = await stack.getAllConfig();
+    expect(Object.keys(JSON.parse(config["pulumi-nfv:network_services"]?.value ?? "{}") as object)).toEqual([]);
+    const vnfs = Object.keys(JSON.parse(config["pulumi-nfv:vnfs"].value) as object);
+    expect(vnfs).toContain(VNF);
+    expect(vnfs.filter((v) => v === NS_CLIENT || v === NS_SERVER)).toEqual([]);
     expect(servers(CLIENT_VNF)).toEqual([]);
     expect(ports(CLIENT_VNF)).toEqual([]);
     await until("no server pod left", 120, () => serverPods().length === 0);

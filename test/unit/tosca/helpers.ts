@@ -1,7 +1,8 @@
 /** Test packages: the shared real packages, and the `base` fixture plus the ETSI type files. */
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { afterAll } from "vitest";
 import { MemorySource } from "../../../translators/tosca/phase1-read/package-source";
 
 export const REPO = resolve(__dirname, "../../..");
@@ -57,9 +58,16 @@ export function memory(files: Files, name = "pkg"): MemorySource {
   return new MemorySource(name, files);
 }
 
-/** Writes a package to a fresh temporary directory and returns its path. */
+/** The directories writePackage made: removed once the test file that imports this has run. */
+const written: string[] = [];
+afterAll(() => {
+  for (const dir of written.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes a package to a fresh temporary directory (removed after the test file) and returns its path. */
 export function writePackage(files: Files): string {
   const root = mkdtempSync(join(tmpdir(), "nfv-pkg-"));
+  written.push(root);
   for (const [file, text] of files) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), text);
