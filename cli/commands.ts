@@ -25,6 +25,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "roll back the last failed operation: config as before it, then up",
     load: async () => (await import("./commands/rollback")).command,
   },
+  serve: {
+    summary: "auto-heal and auto-scale from Alertmanager webhooks (Tacker's Prometheus plugin)",
+    load: async () => (await import("./commands/serve")).command,
+  },
   "change-ext-conn": {
     summary: "change a VM VNF's external connectivity (Tacker's request file, then up)",
     load: async () => (await import("./commands/change-ext-conn")).command,

@@ -16,6 +16,7 @@ import type { VnfModel } from "../translators/tosca/model";
 import type { ReadPackage } from "../translators/tosca/phase1-read/read-package";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
+import { readAutoPolicy, type AutoPolicy } from "./auto-settings";
 import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
 import { readHookParameters, type HookParameter } from "./references";
 import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
@@ -65,6 +66,10 @@ export interface VnfEntry {
   extConnChange?: ExtConnChange;
   /** A Kubernetes cluster VNF: what K8sCluster needs besides the package and request. */
   cluster?: ClusterSettings;
+  /** `auto_heal`: `nfv serve` heals the VNFC a firing alert names (auto-settings.ts). */
+  autoHeal?: AutoPolicy;
+  /** `auto_scale`: `nfv serve` scales the aspect a firing alert names by one step. */
+  autoScale?: AutoPolicy;
 }
 
 /** The `cluster` mapping of a kubernetes-cluster VNF (snake_case in the stack config). */
@@ -133,6 +138,8 @@ const ENTRY_KEYS = [
   "hooks",
   "hook_parameters",
   "change_ext_conn",
+  "auto_heal",
+  "auto_scale",
 ];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
@@ -238,6 +245,12 @@ export function readVnfEntries(
     }
     if ((hooks || change) && value.host !== undefined)
       bag.error("CONFIG_MIXED_VNF", "hooks and change_ext_conn are for VM VNFs from a package, not a registry on an existing host", at(["host"], true));
+    const autoHeal = readAutoPolicy(value.auto_heal, "auto_heal", at, bag);
+    if (autoHeal) entry.autoHeal = autoHeal;
+    const autoScale = readAutoPolicy(value.auto_scale, "auto_scale", at, bag);
+    if (autoScale) entry.autoScale = autoScale;
+    if ((autoHeal || autoScale) && value.host !== undefined)
+      bag.error("CONFIG_MIXED_VNF", "auto_heal and auto_scale are for VNFs from a package, not a registry on an existing host", at(["host"], true));
     if (value.cluster !== undefined) {
       const cluster = clusterSettings(value.cluster, projectRoot, at, bag);
       if (cluster) entry.cluster = cluster;

@@ -136,12 +136,12 @@ export async function outputIsSecretInState(stack: Stack, ...outputPath: string[
   return value?.["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
 }
 
-/** Polls `f` every 2 s until it returns a truthy value (returned), for at most `seconds`; its exceptions count as not yet, the last one is reported. */
-export async function until<T>(what: string, seconds: number, f: () => T | undefined | false): Promise<T> {
+/** Polls `f` (sync or async) every 2 s until it returns a truthy value (returned), for at most `seconds`; its exceptions count as not yet, the last one is reported. */
+export async function until<T>(what: string, seconds: number, f: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
   let last: unknown;
   for (const end = Date.now() + seconds * 1000; Date.now() < end;) {
     try {
-      const v = f();
+      const v = await f();
       if (v) return v;
     } catch (e) {
       last = e;
