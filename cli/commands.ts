@@ -33,4 +33,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "change a VM VNF's external connectivity (Tacker's request file, then up)",
     load: async () => (await import("./commands/change-ext-conn")).command,
   },
+  "change-vnfpkg": {
+    summary: "change a VNF's package: CNF rolling update, VM VNFs VNFC by VNFC (Tacker's request file, then up)",
+    load: async () => (await import("./commands/change-vnfpkg")).command,
+  },
 };

@@ -17,18 +17,33 @@ export function describeError(e: unknown): string {
  * before as the stack's rollback point (`nfv rollback`); a successful one removes a stale point.
  */
 export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io): Promise<number> {
-  const before = await applyConfigChanges(stack, op.configChanges);
-  if (preview) return previewThenRestore(stack, op.replace, before, command, io);
-  try {
-    return await upThenClearPoint(stack, op.replace, io);
-  } catch (e) {
-    saveRollbackPoint(stack, command, before);
-    io.err(
-      `nfv ${command}: ${(e as Error).message}\n` +
-        `nfv ${command}: the config change stays (\`up\` again retries it); \`nfv rollback --stack ${stack.name}\` puts the config back as it was before and converges on it\n`,
-    );
-    return EXIT_PROBLEMS;
+  return runSteps(stack, [op], preview, command, io);
+}
+
+/**
+ * `runOperation` for an operation of several steps (`nfv change-vnfpkg`, batch by batch): each
+ * step's changes written, then its `up`. A failed step stops there; the rollback point is the
+ * settings file as it was before the first step, so `nfv rollback` undoes every step. `preview`
+ * shows the first step's diff.
+ */
+export async function runSteps(stack: Stack, steps: Operation[], preview: boolean, command: string, io: Io): Promise<number> {
+  const before = await snapshotSettings(stack);
+  for (const [i, step] of steps.entries()) {
+    await applyConfigChanges(stack, step.configChanges);
+    if (preview) return previewThenRestore(stack, step.replace, before, command, io);
+    try {
+      await upThenClearPoint(stack, step.replace, io, steps.length > 1 ? `step ${i + 1} of ${steps.length} ` : "");
+    } catch (e) {
+      saveRollbackPoint(stack, command, before);
+      const which = steps.length > 1 ? `step ${i + 1} of ${steps.length}: ` : "";
+      io.err(
+        `nfv ${command}: ${which}${(e as Error).message}\n` +
+          `nfv ${command}: the config change stays (\`up\` again retries it); \`nfv rollback --stack ${stack.name}\` puts the config back as it was before and converges on it\n`,
+      );
+      return EXIT_PROBLEMS;
+    }
   }
+  return EXIT_OK;
 }
 
 /**
@@ -55,10 +70,10 @@ export async function runRollback(stack: Stack, preview: boolean, io: Io): Promi
 }
 
 /** `up`; once it succeeds, any rollback point is stale and goes. */
-async function upThenClearPoint(stack: Stack, replace: string[], io: Io): Promise<number> {
+async function upThenClearPoint(stack: Stack, replace: string[], io: Io, step = ""): Promise<number> {
   const result = await stack.up({ color: "never", replace });
   clearRollbackPoint(stack);
-  io.out(`up: ${result.summary.result}\n`);
+  io.out(`${step}up: ${result.summary.result}\n`);
   return EXIT_OK;
 }
 

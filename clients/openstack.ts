@@ -110,3 +110,19 @@ export async function keystoneSession(creds: KeystoneCredentials): Promise<Keyst
         ?.url.replace(/\/+$/, ""),
   };
 }
+
+/** The names among `names` that no image visible to the VIM's project has (Glance v2). */
+export async function missingImages(creds: KeystoneCredentials, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const session = await keystoneSession(creds);
+  const glance = session.endpoint("image");
+  if (!glance) throw new Error("the VIM's catalog has no image service");
+  const missing: string[] = [];
+  for (const name of names) {
+    const url = `${glance}/v2/images?name=${encodeURIComponent(name)}`;
+    const r = await request(url, creds, { method: "GET", headers: { "x-auth-token": session.token } });
+    if (r.status !== 200) throw new Error(`Glance ${url}: HTTP ${r.status}${apiMessage(r.body)}`);
+    if ((JSON.parse(r.body) as { images: unknown[] }).images.length === 0) missing.push(name);
+  }
+  return missing;
+}

@@ -8,10 +8,16 @@
  *                                          # applied in order to the instantiate request; one more
  *                                          # request = one more change (its hooks run once)
  *     previous_addresses: {VDU1-0: 10.10.0.21}   # where `change_external_connectivity_start` dials
+ *   change_vnfpkg:      # written by `nfv change-vnfpkg` (the new package is `package`)
+ *     requests: [requests/v2.json]         # Tacker's ChangeCurrentVnfPkgRequests, oldest first: their
+ *                                          # additionalParams apply over the instantiate request's
+ *     previous_package: pkgs/v1            # while the change is under way only: the VNFCs in
+ *     pending: [VDU1-1]                    # `pending` still run that package's image and flavor
  *
  * The VNFD's own `Vnflcm` hooks name Tacker's Python drivers, which do not run here; `hooks` is
  * how an operator gives each operation a script instead.
  */
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { LCM_OPERATIONS, type LcmOperation } from "../components/vnf/plan";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
@@ -27,6 +33,14 @@ export interface ExtConnChange {
   generation: number;
   /** SSH address of each VNFC before the change, by VNFC id. */
   previousAddresses: Record<string, string>;
+}
+
+export interface PackageChange {
+  /** The ChangeCurrentVnfPkgRequest files (absolute), oldest first. */
+  requestPaths: string[];
+  /** A change under way: the package the `pending` VNFCs still run. */
+  previousPackagePath?: string;
+  pending: string[];
 }
 
 const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -112,4 +126,54 @@ export function readExtConnChange(raw: unknown, projectRoot: string, at: Locate,
     }
   }
   return ok ? { requestPaths, generation: requestPaths.length, previousAddresses } : undefined;
+}
+
+/** `change_vnfpkg`, as `nfv change-vnfpkg` writes it. */
+export function readPackageChange(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): PackageChange | undefined {
+  if (raw === undefined) return undefined;
+  const key = "change_vnfpkg";
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", `${key} must be a mapping (requests, previous_package, pending)`, at([key]));
+    return undefined;
+  }
+  let ok = true;
+  for (const k of Object.keys(raw)) {
+    if (!["requests", "previous_package", "pending"].includes(k)) {
+      bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${key}.${k}' (expected requests, previous_package, pending)`, at([key, k], true));
+      ok = false;
+    }
+  }
+  const strings = (k: string, what: string): string[] | undefined => {
+    const v = raw[k];
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === "string" && x !== "")) {
+      bag.error("CONFIG_BAD_TYPE", `${key}.${k} must be a list of ${what}`, at([key, k]));
+      return undefined;
+    }
+    return v as string[];
+  };
+  const requests = strings("requests", "ChangeCurrentVnfPkgRequest files, oldest first");
+  const pending = strings("pending", "VNFC ids");
+  if (!requests || !pending) return undefined;
+  const requestPaths = requests.map((f) => path.resolve(projectRoot, f));
+  requestPaths.forEach((f, i) => {
+    if (checkFile(f, `${key}.requests[${i}]`, at([key, "requests", i]), bag)) ok = false;
+  });
+  let previousPackagePath: string | undefined;
+  if (raw.previous_package !== undefined) {
+    if (typeof raw.previous_package !== "string") {
+      bag.error("CONFIG_BAD_TYPE", `${key}.previous_package must be a path`, at([key, "previous_package"]));
+      return undefined;
+    }
+    previousPackagePath = path.resolve(projectRoot, raw.previous_package);
+    if (!existsSync(previousPackagePath)) {
+      bag.error("CONFIG_FILE_MISSING", `${key}.previous_package ${previousPackagePath} does not exist`, at([key, "previous_package"]));
+      ok = false;
+    }
+  }
+  if (pending.length > 0 && previousPackagePath === undefined) {
+    bag.error("CONFIG_MISSING_FIELD", `${key}.pending names VNFCs still on the previous package: give previous_package too`, at([key, "pending"]));
+    ok = false;
+  }
+  return ok ? { requestPaths, pending, ...(previousPackagePath ? { previousPackagePath } : {}) } : undefined;
 }

@@ -298,6 +298,8 @@ function vmVnfArgs(p: PreparedVnf, vim: OpenStackVim, vnfOutputs: Record<string,
     packageSource: p.pkg?.source,
     scaleLevels: entry.scaleLevels,
     healGenerations: entry.healGenerations,
+    ...(p.previousModel ? { previousPackage: { flavours: p.previousModel.flavours, pendingVnfcs: entry.packageChange?.pending ?? [] } } : {}),
+    ...(entry.packageGenerations ? { packageGenerations: entry.packageGenerations } : {}),
     sshPublicKey: entry.ssh?.publicKey,
     ...(entry.ssh?.cpId
       ? { ssh: { cpId: entry.ssh.cpId, user: entry.ssh.user, privateKey: privateKey(entry.ssh), hostKey: entry.ssh.hostKey, port: entry.ssh.port } }

@@ -17,7 +17,7 @@ import type { ReadPackage } from "../translators/tosca/phase1-read/read-package"
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readAutoPolicy, type AutoPolicy } from "./auto-settings";
-import { readExtConnChange, readHooks, type ExtConnChange } from "./lcm-settings";
+import { readExtConnChange, readHooks, readPackageChange, type ExtConnChange, type PackageChange } from "./lcm-settings";
 import { readHookParameters, type HookParameter } from "./references";
 import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
 import type { ClusterServerGroups, Role } from "../components/k8s-cluster/plan";
@@ -64,6 +64,10 @@ export interface VnfEntry {
   hookParameters?: Record<string, HookParameter>;
   /** VM VNFs: the last external connectivity change (`nfv change-ext-conn`). */
   extConnChange?: ExtConnChange;
+  /** The changes of package made (`nfv change-vnfpkg`), and the one under way. */
+  packageChange?: PackageChange;
+  /** VM VNFs: per VNFC, how many changes of package it went through (the trigger of its change_current_package hooks). */
+  packageGenerations?: Record<string, number>;
   /** A Kubernetes cluster VNF: what K8sCluster needs besides the package and request. */
   cluster?: ClusterSettings;
   /** `auto_heal`: `nfv serve` heals the VNFC a firing alert names (auto-settings.ts). */
@@ -138,6 +142,8 @@ const ENTRY_KEYS = [
   "hooks",
   "hook_parameters",
   "change_ext_conn",
+  "change_vnfpkg",
+  "package_generations",
   "auto_heal",
   "auto_scale",
 ];
@@ -236,6 +242,9 @@ export function readVnfEntries(
       bag.error("CONFIG_BAD_VALUE", "hook_parameters are read by hooks on stdin: give hooks too", at(["hook_parameters"], true));
     const change = readExtConnChange(value.change_ext_conn, projectRoot, at, bag);
     if (change) entry.extConnChange = change;
+    const packageChange = readPackageChange(value.change_vnfpkg, projectRoot, at, bag);
+    if (packageChange) entry.packageChange = packageChange;
+    entry.packageGenerations = counters(value.package_generations, "package_generations", at, bag);
     if (hooks && value.host === undefined && !(isMapping(value.ssh) && typeof value.ssh.cp === "string")) {
       bag.error(
         "CONFIG_MISSING_FIELD",
@@ -243,8 +252,12 @@ export function readVnfEntries(
         at(["hooks"], true),
       );
     }
-    if ((hooks || change) && value.host !== undefined)
-      bag.error("CONFIG_MIXED_VNF", "hooks and change_ext_conn are for VM VNFs from a package, not a registry on an existing host", at(["host"], true));
+    if ((hooks || change || packageChange) && value.host !== undefined)
+      bag.error(
+        "CONFIG_MIXED_VNF",
+        "hooks, change_ext_conn and change_vnfpkg are for VM VNFs from a package, not a registry on an existing host",
+        at(["host"], true),
+      );
     const autoHeal = readAutoPolicy(value.auto_heal, "auto_heal", at, bag);
     if (autoHeal) entry.autoHeal = autoHeal;
     const autoScale = readAutoPolicy(value.auto_scale, "auto_scale", at, bag);
@@ -440,6 +453,8 @@ export interface PreparedVnf {
   pkg?: ReadPackage;
   model?: VnfModel;
   request?: InstantiateVnfRequest;
+  /** A change of package under way: the previous package's model, which the pending VNFCs still run. */
+  previousModel?: VnfModel;
 }
 
 /** Translates each entry's package, reads its request and plans its graph (`loadVnfPackage`); problems go into `bag`. */
@@ -451,10 +466,27 @@ export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Prom
       continue;
     }
     if (!entry.packagePath || !entry.requestPath) continue;
-    const loaded = await loadVnfPackage(entry.packagePath, entry.requestPath, { extConnChanges: entry.extConnChange?.requestPaths });
+    const loaded = await loadVnfPackage(entry.packagePath, entry.requestPath, {
+      extConnChanges: entry.extConnChange?.requestPaths,
+      packageChanges: entry.packageChange?.requestPaths,
+    });
     bag.add(...loaded.diagnostics);
     if (!loaded.model || !loaded.request || !loaded.component) continue;
-    prepared.push({ entry, component: loaded.component, pkg: loaded.pkg, model: loaded.model, request: loaded.request });
+    let previousModel: VnfModel | undefined;
+    if (entry.packageChange?.previousPackagePath) {
+      const previous = await loadVnfPackage(entry.packageChange.previousPackagePath);
+      bag.add(...previous.diagnostics);
+      if (!previous.model) continue;
+      previousModel = previous.model;
+    }
+    prepared.push({
+      entry,
+      component: loaded.component,
+      pkg: loaded.pkg,
+      model: loaded.model,
+      request: loaded.request,
+      ...(previousModel ? { previousModel } : {}),
+    });
   }
   return prepared;
 }

@@ -9,7 +9,14 @@ import { readFileSync } from "node:fs";
 import type { Diagnostic } from "./diagnostics";
 import { planComponentGraph } from "./graph/to-component-graph";
 import type { ComponentGraph, ComponentKind } from "./graph/types";
-import { applyExtConnChange, readChangeExtConnRequest, readInstantiateRequest, type InstantiateVnfRequest } from "./tacker/instantiate-request";
+import {
+  applyExtConnChange,
+  applyPackageChange,
+  readChangeExtConnRequest,
+  readChangeVnfpkgRequest,
+  readInstantiateRequest,
+  type InstantiateVnfRequest,
+} from "./tacker/instantiate-request";
 import type { VnfModel } from "./tosca/model";
 import { openPackage, type ReadPackage } from "./tosca/phase1-read/read-package";
 import { translateRead } from "./tosca/translate";
@@ -24,6 +31,11 @@ export interface LoadVnfPackageOptions {
    * change-ext-conn` records them in stack config); only with a request.
    */
   extConnChanges?: string[];
+  /**
+   * Tacker ChangeCurrentVnfPkgRequest files (`nfv change-vnfpkg`), oldest first: their
+   * additionalParams apply over the request's. They touch no link, so they commute with `extConnChanges`.
+   */
+  packageChanges?: string[];
 }
 
 export interface LoadedVnfPackage {
@@ -55,7 +67,7 @@ export async function loadVnfPackage(
   const { model, diagnostics } = translateRead(pkg, { strict: options.strict });
   const requestFile = typeof request === "string" ? request : undefined;
   const read = typeof request === "string" ? readRequestFile(request, diagnostics) : request;
-  const changed = read ? applyChanges(read, options.extConnChanges ?? [], diagnostics) : undefined;
+  const changed = read ? applyChanges(read, options.extConnChanges ?? [], options.packageChanges ?? [], diagnostics) : undefined;
   const loaded: LoadedVnfPackage = { pkg, diagnostics, ...(model ? { model } : {}), ...(changed ? { request: changed } : {}) };
   // A request that was given and is unusable plans nothing: its errors are the answer.
   if (!model || (request !== undefined && !changed)) return loaded;
@@ -76,15 +88,23 @@ function readRequestFile(file: string, diagnostics: Diagnostic[]): InstantiateVn
   return read.request;
 }
 
-function applyChanges(request: InstantiateVnfRequest, files: string[], diagnostics: Diagnostic[]): InstantiateVnfRequest | undefined {
+function applyChanges(request: InstantiateVnfRequest, extConn: string[], packages: string[], diagnostics: Diagnostic[]): InstantiateVnfRequest | undefined {
   let current = request;
-  for (const file of files) {
+  for (const file of extConn) {
     const text = readText(file, diagnostics);
     if (text === undefined) return undefined;
     const change = readChangeExtConnRequest(text, file);
     diagnostics.push(...change.diagnostics);
     if (!change.request) return undefined;
     current = applyExtConnChange(current, change.request);
+  }
+  for (const file of packages) {
+    const text = readText(file, diagnostics);
+    if (text === undefined) return undefined;
+    const change = readChangeVnfpkgRequest(text, file);
+    diagnostics.push(...change.diagnostics);
+    if (!change.request) return undefined;
+    current = applyPackageChange(current, change.request);
   }
   return current;
 }

@@ -9,6 +9,9 @@
  *     → scale_end                                                           [VNFCs added by scale-out]
  *     → heal_end                                                            [VNFCs with heal generation > 0]
  *   heal_start: created before the server is replaced (the server depends on it) — see `heal.ts`
+ *   change_current_package_start / _end: the same around a VNFC's change of package (its server
+ *     rebuilt on the new image or resized in place), each with the VNFC's package generation as
+ *     trigger; the SSH wait and the copies run again after it (`bootTriggers`)
  *   change_external_connectivity_start: before the VNFC's ports change (they depend on it), on
  *     the address the VNFC had before; _end: after the change, on the new address
  *   terminate_start, then terminate_end: `delete` commands, run before the server is deleted
@@ -86,6 +89,8 @@ export interface VnfcTarget {
   dependsOn: pulumi.Resource[];
   /** Heal generation; > 0 registers heal hooks with this value as trigger. */
   healGeneration: number;
+  /** Changes of package the VNFC went through; > 0 registers `change_current_package_end` with it as trigger. */
+  packageGeneration?: number;
   /** External connectivity change generation; > 0 registers `change_external_connectivity_end` with it as trigger. */
   extConnGeneration?: number;
   /** Volume ids by storage id, substituted for `${volume:<storageId>}` in a hook's stdin. */
@@ -164,23 +169,26 @@ function createTriggers(h: HookScript, stdin: pulumi.Output<string> | undefined)
 }
 
 /**
- * `heal_start` commands for VNFCs whose heal generation is > 0. Call before creating the servers
- * and pass the result in the server's `dependsOn`: Pulumi then runs the script on the old server,
- * reached through the kept port, before it replaces the server.
+ * `heal_start` (or `change_current_package_start`) commands for VNFCs whose heal (package)
+ * generation is > 0. Call before creating the servers and pass the result in the server's
+ * `dependsOn`: Pulumi then runs the script on the old server, reached through the kept port,
+ * before it replaces the server.
  */
-export function healStartCommands(
+export function serverStartCommands(
   parent: pulumi.Resource,
   name: string,
   vnfcs: VnfcTarget[],
   hooks: HookScript[],
   ssh: SshArgs | undefined,
+  operation: "heal_start" | "change_current_package_start",
 ): Map<string, command.remote.Command> {
   const out = new Map<string, command.remote.Command>();
   if (!ssh) return out;
   for (const v of vnfcs) {
-    if (v.healGeneration <= 0) continue;
-    for (const h of hooks.filter((x) => x.operation === "heal_start" && targets(x, v))) {
-      const n = `${name}-${v.id}-heal_start`;
+    const generation = (operation === "heal_start" ? v.healGeneration : v.packageGeneration) ?? 0;
+    if (generation <= 0) continue;
+    for (const h of hooks.filter((x) => x.operation === operation && targets(x, v))) {
+      const n = `${name}-${v.id}-${operation}`;
       out.set(
         v.id,
         remoteCommand(
@@ -190,7 +198,7 @@ export function healStartCommands(
             create: hookCommandLine(h),
             update: UPDATE_WITHOUT_RERUN,
             ...(h.stdin !== undefined ? { stdin: stdinFor(h, v) } : {}),
-            triggers: [v.healGeneration],
+            triggers: [generation],
           },
           { parent },
         ),
@@ -238,6 +246,15 @@ export function extConnStartCommands(
     }
   }
   return out;
+}
+
+/**
+ * What makes a VNFC's root disk new, so that the SSH wait and the copies run again: a new server,
+ * or a change of package, which rebuilds the server in place on its new image (Nova's rebuild, as
+ * Heat does it for Tacker: same server id, a fresh root disk).
+ */
+function bootTriggers(v: VnfcTarget): pulumi.Input<unknown>[] {
+  return [v.serverId, ...((v.packageGeneration ?? 0) > 0 ? [`package-${v.packageGeneration}`] : [])];
 }
 
 /** Every other hook step, after the servers exist. */
@@ -288,7 +305,7 @@ export function wireHooks(
       {
         connection: conn,
         create: "cloud-init status --wait >/dev/null 2>&1 || true",
-        triggers: [v.serverId],
+        triggers: bootTriggers(v),
       },
       opts(v.dependsOn),
     );
@@ -299,7 +316,7 @@ export function wireHooks(
       const n = `${name}-${v.id}-copy-${path.basename(s)}`;
       const c = new command.remote.CopyToRemote(
         n,
-        { connection: conn, source: new pulumi.asset.FileAsset(s), remotePath: `${REMOTE_DIR}/${path.basename(s)}`, triggers: [v.serverId] },
+        { connection: conn, source: new pulumi.asset.FileAsset(s), remotePath: `${REMOTE_DIR}/${path.basename(s)}`, triggers: bootTriggers(v) },
         opts([wait]),
       );
       commands.set(n, c);
@@ -309,7 +326,7 @@ export function wireHooks(
       const n = `${name}-${v.id}-copy-${path.basename(f.source)}`;
       const c = new command.remote.CopyToRemote(
         n,
-        { connection: conn, source: new pulumi.asset.FileAsset(f.source), remotePath: f.remotePath, triggers: [v.serverId] },
+        { connection: conn, source: new pulumi.asset.FileAsset(f.source), remotePath: f.remotePath, triggers: bootTriggers(v) },
         opts([wait]),
       );
       commands.set(n, c);
@@ -327,6 +344,9 @@ export function wireHooks(
   }
   for (const v of live.filter((x) => x.healGeneration > 0)) {
     run(v, "heal_end", ready.get(v.id)!, { triggers: [v.healGeneration] });
+  }
+  for (const v of live.filter((x) => (x.packageGeneration ?? 0) > 0)) {
+    run(v, "change_current_package_end", ready.get(v.id)!, { triggers: [v.packageGeneration] });
   }
   for (const v of live.filter((x) => (x.extConnGeneration ?? 0) > 0)) {
     run(v, "change_external_connectivity_end", ready.get(v.id)!, { triggers: [v.extConnGeneration] });

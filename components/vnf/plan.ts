@@ -21,6 +21,9 @@ export const LCM_OPERATIONS = [
   "terminate_end",
   "change_external_connectivity_start",
   "change_external_connectivity_end",
+  // Not in SOL001 2.6.1's Vnflcm: Tacker's coordinate-old-vnf / coordinate-new-vnf scripts of a change of package.
+  "change_current_package_start",
+  "change_current_package_end",
 ] as const;
 export type LcmOperation = (typeof LCM_OPERATIONS)[number];
 

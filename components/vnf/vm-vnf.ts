@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
-import { extConnStartCommands, healStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "./hooks";
+import { extConnStartCommands, serverStartCommands, wireHooks, type HookCommand, type HookFile, type HookScript, type SshArgs, type VnfcTarget } from "./hooks";
 import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { componentPackageFileOnDisk } from "../package-file";
 import { validateHooks } from "./validate-hooks";
@@ -29,6 +29,13 @@ export interface VmVnfArgs {
   scaleLevels?: Record<string, number>;
   /** Heal generation per VNFC id (stack config, raised by `nfv heal` through `planHeal`). */
   healGenerations?: Record<string, number>;
+  /**
+   * A change of package under way (`nfv change-vnfpkg`): the VNFCs in `pendingVnfcs` keep the
+   * image and flavor their VDU has in the previous package's `flavours`; the others take the new.
+   */
+  previousPackage?: { flavours: Flavour[]; pendingVnfcs: string[] };
+  /** Per VNFC id, the changes of package it went through; > 0 runs its `change_current_package_*` hooks (trigger). */
+  packageGenerations?: Record<string, number>;
   /** Extra allowed address pairs (VIPs) per CP id; an address may be another resource's output (a VIP port's). */
   allowedAddressPairs?: Record<string, pulumi.Input<string>[]>;
   /**
@@ -160,8 +167,6 @@ export class VmVnf extends pulumi.ComponentResource {
     }
 
     // Images and flavors, one per VDU.
-    const imageIds: Record<string, pulumi.Input<string>> = {};
-    const flavorRefs: Record<string, { flavorName?: pulumi.Input<string>; flavorId?: pulumi.Input<string> }> = {};
     const imageByName = new Map<string, pulumi.Input<string>>();
     const imageId = (imageName: string, file: string | undefined, vduFlavour: Flavour) => {
       if (imageByName.has(imageName)) return imageByName.get(imageName)!;
@@ -190,25 +195,36 @@ export class VmVnf extends pulumi.ComponentResource {
       return id;
     };
     const flavour = args.flavours.find((f) => f.id === plan.flavourId)!;
-    for (const v of plan.vdus) {
-      if (v.imageName) imageIds[v.vduId] = imageId(v.imageName, v.imageFile, flavour);
-      const named = args.flavorNames?.[v.vduId] ?? v.flavorName;
-      if (named) flavorRefs[v.vduId] = { flavorName: named };
-      else {
+    const refsOf = (vdus: VmVnfPlan["vdus"], vduFlavour: Flavour) => {
+      const images: Record<string, pulumi.Input<string>> = {};
+      const flavors: Record<string, { flavorName?: pulumi.Input<string>; flavorId?: pulumi.Input<string> }> = {};
+      for (const v of vdus) {
+        if (v.imageName) images[v.vduId] = imageId(v.imageName, v.imageFile, vduFlavour);
+        const named = args.flavorNames?.[v.vduId] ?? v.flavorName;
+        if (named) flavors[v.vduId] = { flavorName: named };
+        else flavors[v.vduId] = { flavorId: sizedFlavor(v) };
+      }
+      return { images, flavors };
+    };
+    // A flavor sized from `virtual_compute`, one per VDU: a change of package may not resize it
+    // (ops/change-vnfpkg.ts refuses), since every server of the VDU would be resized at once.
+    const sizedFlavors = new Map<string, pulumi.Output<string>>();
+    const sizedFlavor = (v: VmVnfPlan["vdus"][number]) => {
+      if (!sizedFlavors.has(v.vduId)) {
         const f = new openstack.compute.Flavor(
           `${name}-${v.vduId}-flavor`,
-          {
-            name: `${name}-${v.vduId}`,
-            ram: v.memoryMib,
-            vcpus: v.numCpus,
-            disk: v.rootDiskGib,
-            isPublic: false,
-          },
+          { name: `${name}-${v.vduId}`, ram: v.memoryMib, vcpus: v.numCpus, disk: v.rootDiskGib, isPublic: false },
           child(),
         );
-        flavorRefs[v.vduId] = { flavorId: f.id };
+        sizedFlavors.set(v.vduId, f.id);
       }
-    }
+      return sizedFlavors.get(v.vduId)!;
+    };
+    const current = refsOf(plan.vdus, flavour);
+    const previous = previousRefs(name, plan, args, refsOf);
+    const pending = new Set(args.previousPackage?.pendingVnfcs ?? []);
+    const imageOf = (vnfc: PlannedVnfc) => (pending.has(vnfc.id) ? previous!.images : current.images)[vnfc.vduId];
+    const flavorOf = (vnfc: PlannedVnfc) => (pending.has(vnfc.id) ? previous!.flavors : current.flavors)[vnfc.vduId];
 
     const keyPair =
       args.keyPair ??
@@ -236,6 +252,7 @@ export class VmVnf extends pulumi.ComponentResource {
       return p ? p.ips.apply((ips) => ips[0]) : pulumi.output("");
     };
     const healGen = (id: string) => args.healGenerations?.[id] ?? 0;
+    const packageGen = (id: string) => args.packageGenerations?.[id] ?? 0;
     const preTargets = plan.vnfcs.map((v) => ({
       id: v.id,
       vduId: v.vduId,
@@ -244,8 +261,10 @@ export class VmVnf extends pulumi.ComponentResource {
       serverId: "",
       dependsOn: [],
       healGeneration: healGen(v.id),
+      packageGeneration: packageGen(v.id),
     }));
-    const healStarts = healStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh);
+    const healStarts = serverStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh, "heal_start");
+    const packageStarts = serverStartCommands(this, name, preTargets, args.hooks ?? [], args.ssh, "change_current_package_start");
 
     const vdus = new Map(plan.vdus.map((v) => [v.vduId, v]));
     for (const vnfc of plan.vnfcs) {
@@ -266,7 +285,7 @@ export class VmVnf extends pulumi.ComponentResource {
       );
       const group = vnfc.serverGroup ? serverGroups[vnfc.serverGroup] : undefined;
       const bootIndex = vnfc.volumes.findIndex((vol) => vol.boot);
-      const healStart = healStarts.get(vnfc.id);
+      const starts = [healStarts.get(vnfc.id), packageStarts.get(vnfc.id)].filter((c) => c !== undefined);
       // A legacy VNFD's key_name and user_data apply unless the stack gives its own.
       const serverKey = keyPair ?? vdus.get(vnfc.vduId)!.keyName;
       const userData = args.userData?.[vnfc.vduId] ?? vdus.get(vnfc.vduId)!.userData;
@@ -274,8 +293,8 @@ export class VmVnf extends pulumi.ComponentResource {
         `${name}-${vnfc.id}`,
         {
           name: `${name}-${vnfc.id}`,
-          ...flavorRefs[vnfc.vduId],
-          ...(imageIds[vnfc.vduId] ? { imageId: imageIds[vnfc.vduId] } : {}),
+          ...flavorOf(vnfc),
+          ...(imageOf(vnfc) ? { imageId: imageOf(vnfc) } : {}),
           networks: ports.map((p) => ({ port: p.id })),
           // Boot volume: a separate resource (kept across heal), not deleted with the server.
           ...(bootIndex >= 0
@@ -288,7 +307,7 @@ export class VmVnf extends pulumi.ComponentResource {
           // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
           vendorOptions: { detachPortsBeforeDestroy: true },
         },
-        child({ deleteBeforeReplace: true, dependsOn: [...(healStart ? [healStart] : []), ...(args.serverDependsOn?.[vnfc.id] ?? [])] }),
+        child({ deleteBeforeReplace: true, dependsOn: [...starts, ...(args.serverDependsOn?.[vnfc.id] ?? [])] }),
       );
       const attaches = volumes
         .filter((_vol, i) => i !== bootIndex)
@@ -313,6 +332,7 @@ export class VmVnf extends pulumi.ComponentResource {
         serverId: server.id,
         dependsOn: [server, ...attaches],
         healGeneration: healGen(vnfc.id),
+        packageGeneration: packageGen(vnfc.id),
         // Only VNFCs that lived through the change run its hooks (not one scaled out since).
         extConnGeneration: args.extConnChange?.previousAddresses[vnfc.id] !== undefined ? args.extConnChange.generation : 0,
         volumeIds: Object.fromEntries(volumes.map((vol, i) => [vnfc.volumes[i].storageId, vol.id])),
@@ -336,11 +356,13 @@ export class VmVnf extends pulumi.ComponentResource {
     this.hookCommands = new Map<string, HookCommand>([
       ...[...extConnStarts.entries()].map(([id, c]) => [`${name}-${id}-change_external_connectivity_start`, c] as [string, HookCommand]),
       ...[...healStarts.entries()].map(([id, c]) => [`${name}-${id}-heal_start`, c] as [string, HookCommand]),
+      ...[...packageStarts.entries()].map(([id, c]) => [`${name}-${id}-change_current_package_start`, c] as [string, HookCommand]),
       ...wired.commands,
     ]);
     this.hookOrder = [
       ...[...extConnStarts.keys()].map((id) => `${id}:change_external_connectivity_start`),
       ...[...healStarts.keys()].map((id) => `${id}:heal_start`),
+      ...[...packageStarts.keys()].map((id) => `${id}:change_current_package_start`),
       ...wired.order,
     ];
     this.vnfcs = pulumi.all(info);
@@ -389,6 +411,23 @@ export class VmVnf extends pulumi.ComponentResource {
     const ips = p.fixedAddresses.length > 0 ? pulumi.output(p.fixedAddresses) : port.allFixedIps.apply((x) => x ?? []);
     return { cp: p, port, id: port.id as pulumi.Input<string>, ips };
   }
+}
+
+/**
+ * The images and flavors of the previous package, for the VNFCs a change of package has not
+ * reached yet: the same VDUs planned from its flavours with the same request.
+ */
+function previousRefs<R>(name: string, plan: VmVnfPlan, args: VmVnfArgs, refsOf: (vdus: VmVnfPlan["vdus"], f: Flavour) => R): R | undefined {
+  if (!args.previousPackage || args.previousPackage.pendingVnfcs.length === 0) return undefined;
+  // The previous images would be uploaded from the new package's files.
+  if (args.images === "upload") throw new Error(`VmVnf ${name}: a change of package under way needs images: "lookup"`);
+  const before = planVmVnf(args.previousPackage.flavours, args.request, { scaleLevels: args.scaleLevels });
+  const missing = plan.vdus.filter((v) => !before.vdus.some((b) => b.vduId === v.vduId)).map((v) => v.vduId);
+  if (missing.length > 0) throw new Error(`VmVnf ${name}: VDU ${missing.join(", ")} is not in the previous package: a change of package keeps the VDUs`);
+  return refsOf(
+    before.vdus,
+    args.previousPackage.flavours.find((f) => f.id === before.flavourId)!,
+  );
 }
 
 export function slug(s: string): string {

@@ -8,7 +8,7 @@
  * an alert for a VNF without a policy is refused. Needs the openstack provider plugin.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, until } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
 import { installMonitoring, startMonitoring, type Monitoring } from "./lab/monitoring";
-import { labResources, openstackCli, openstackLabEnabled } from "./lab/openstack";
+import { openstackCli, openstackLabEnabled } from "./lab/openstack";
+import { scalableVmPackage, scalableVmRequest } from "./lab/scalable-vm";
 
 const STACK = "it-auto";
 const VNF = "au";
@@ -68,25 +69,6 @@ const RULES = `groups:
         labels: {receiver_type: tacker, function_type: auto_scale, auto_scale_type: SCALE_OUT, aspect_id: worker_aspect}
 `;
 
-function packageDir(): string {
-  const dir = path.join(lab.work, "scalable-vm");
-  cpSync(path.join(ROOT, "test/fixtures/packages/scalable-vm"), dir, { recursive: true });
-  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"])
-    cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(dir, "Definitions", f));
-  return dir;
-}
-
-function request(): string {
-  const file = path.join(lab.work, "instantiate.json");
-  const link = {
-    id: "ext0",
-    resourceId: labResources(lab.facts)["network.lab-net"],
-    extCps: [{ cpdId: "workerCp", cpConfig: [{ cpProtocolData: [{ layerProtocol: "IP_OVER_ETHERNET" }] }] }],
-  };
-  writeFileSync(file, JSON.stringify({ flavourId: "simple", instantiationLevelId: "instantiation_level_1", extVirtualLinks: [link] }, null, 2));
-  return file;
-}
-
 async function startServe(): Promise<void> {
   if (!existsSync(NFV)) throw new Error(`${NFV} is not built: npm run build (npm ci runs it)`);
   serve = spawn(process.execPath, [NFV, "serve", "--stack", STACK, "--listen", "127.0.0.1:0", "--cwd", ROOT], {
@@ -103,8 +85,8 @@ describe.skipIf(!enabled)("nfv serve: auto-heal and auto-scale from Prometheus a
     installMonitoring();
     lab = await openLabStack(STACK);
     await lab.set(`vnfs.${VNF}.vim`, "lab");
-    await lab.set(`vnfs.${VNF}.package`, packageDir());
-    await lab.set(`vnfs.${VNF}.instantiate_request`, request());
+    await lab.set(`vnfs.${VNF}.package`, scalableVmPackage(lab.work));
+    await lab.set(`vnfs.${VNF}.instantiate_request`, scalableVmRequest(lab.work, lab.facts));
     await lab.set(`vnfs.${VNF}.auto_heal.cool_down_seconds`, "600");
     await lab.set(`vnfs.${VNF}.auto_scale.cool_down_seconds`, "600");
     await lab.set(`vnfs.${VNF}.auto_scale.aspects[0]`, "worker_aspect");

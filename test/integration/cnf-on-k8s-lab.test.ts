@@ -1,13 +1,14 @@
 /**
  * The sample CNF on the lab's real Kubernetes API (lab/k8s: kube-apiserver, controller-manager,
  * scheduler, etcd, kwok nodes), through the stack program and the `nfv` commands: up, scale,
- * heal of one pod, a second up with no changes, destroy; a CNF over several namespaces; a Helm
+ * heal of one pod, a second up with no changes, a change of package (a new image, rolled out), destroy; a CNF over several namespaces; a Helm
  * CNF (its chart rendered by helm.v4.Chart, scaled through the chart's values); the VIM variants; and the shipped `local`
  * stack. Runs when the lab binaries are cached, like test/integration/k8s-lab; otherwise skipped,
  * saying why.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -47,6 +48,32 @@ function containerVduPackage(): string {
     "TOSCA-Meta-File-Version: 1.0\nCSAR-Version: 1.1\nCreated-by: pulumi-nfv tests\nEntry-Definitions: Definitions/web_top.vnfd.yaml\n",
   );
   return dir;
+}
+
+const TEST_CNF_VNFD = "b1bb0ce7-ebca-4fa7-95ed-4840d70a1177";
+const TEST_CNF_V2_VNFD = "3c9e5a71-4b2d-4e8f-9a6c-1d0b7e2f5a83";
+
+/**
+ * test_cnf as a version 2.0 package (a new VNFD id) whose vdu2 Deployment runs `nginx:1.25`, its
+ * TOSCA.meta hash of the manifest made again; and Tacker's ChangeCurrentVnfPkgRequest for it.
+ */
+function testCnfV2(): { pkg: string; request: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "nfv-it-test-cnf-v2-"));
+  const pkg = path.join(dir, "test_cnf_v2");
+  cpSync(path.join(ROOT, "../shared/vnf-packages/test_cnf"), pkg, { recursive: true });
+  for (const f of ["helloworld3_top.vnfd.yaml", "helloworld3_types.yaml"]) {
+    const file = path.join(pkg, "Definitions", f);
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll(TEST_CNF_VNFD, TEST_CNF_V2_VNFD));
+  }
+  const manifest = path.join(pkg, "Files/kubernetes/deployment.yaml");
+  const before = readFileSync(manifest);
+  writeFileSync(manifest, before.toString("utf8").replaceAll("image: nginx\n", "image: nginx:1.25\n"));
+  const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+  const meta = path.join(pkg, "TOSCA-Metadata/TOSCA.meta");
+  writeFileSync(meta, readFileSync(meta, "utf8").replace(sha(before), sha(readFileSync(manifest))));
+  const request = path.join(dir, "change.json");
+  writeFileSync(request, JSON.stringify({ vnfdId: TEST_CNF_V2_VNFD, additionalParams: { upgrade_type: "RollingUpdate", vdu_params: [{ vdu_id: "VDU2" }] } }));
+  return { pkg, request };
 }
 
 const vdu2Pods = () =>
@@ -150,6 +177,27 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
   it("a second up changes nothing", async () => {
     const up = await stack.up({ color: "never" });
     expect(Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
+  });
+
+  it("nfv change-vnfpkg: vdu2's Deployment updated in place to the new package's image, its pods rolled out by Kubernetes", async () => {
+    const v2 = testCnfV2();
+    const uid = kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.metadata.uid}");
+    const pods = vdu2Pods();
+    const r = await nfv("change-vnfpkg", "--stack", STACK, "--vnf", "cnf", "--package", v2.pkg, "--request", v2.request);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain(`to Sample VNF 1.0 (VNFD ${TEST_CNF_V2_VNFD}): each workload updated in place`);
+    expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.metadata.uid}")).toBe(uid);
+    expect(kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.spec.template.spec.containers[*].image}")).toBe("nginx:1.25 nginx:1.25");
+    await until("vdu2 rolled out: 2 new pods on nginx:1.25, available", 120, () => {
+      const images = kubectl("get", "pods", "-l", "selector=curry-probe-test001", "-o", "jsonpath={.items[*].spec.containers[0].image}").split(" ");
+      return (
+        images.length === 2 &&
+        images.every((i) => i === "nginx:1.25") &&
+        kubectl("get", "deployment", "vdu2", "-o", "jsonpath={.status.updatedReplicas}/{.status.availableReplicas}") === "2/2"
+      );
+    });
+    expect(vdu2Pods().filter((p) => pods.includes(p))).toEqual([]);
+    rmSync(path.dirname(v2.pkg), { recursive: true, force: true });
   });
 
   it("nfv terminate --vnf web: --preview leaves the stack file as it was; then the VNF's objects go and the other VNFs stay", async () => {

@@ -71,14 +71,23 @@ export async function removeTestStack(stack: Stack | undefined): Promise<void> {
   await stack.destroy({ color: "never" }).catch(() => undefined);
   await stack.workspace.removeStack(stack.name).catch(() => undefined);
   rmSync(path.join(ROOT, `stacks/Pulumi.${stack.name}.yaml`), { force: true });
+  rmSync(rollbackPointFile(stack.name), { force: true });
+}
+
+/** The rollback point `nfv` keeps for a stack of this project (ops/rollback.ts). */
+function rollbackPointFile(stackName: string): string {
+  return path.join(ROOT, ".pulumi-nfv", "rollback", `${stackName}.json`);
 }
 
 /**
  * A test's `stacks/Pulumi.it-*.yaml` left by a run that was killed before its cleanup would merge
- * that run's config into this one (a second cluster, a stale path): a test stack starts without one.
+ * that run's config into this one (a second cluster, a stale path): a test stack starts without
+ * one, and without that run's rollback point.
  */
 function forgetLeftoverStackFile(stackName: string): void {
-  if (stackName.startsWith("it-")) rmSync(path.join(ROOT, `stacks/Pulumi.${stackName}.yaml`), { force: true });
+  if (!stackName.startsWith("it-")) return;
+  rmSync(path.join(ROOT, `stacks/Pulumi.${stackName}.yaml`), { force: true });
+  rmSync(rollbackPointFile(stackName), { force: true });
 }
 
 /**

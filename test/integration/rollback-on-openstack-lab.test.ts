@@ -8,12 +8,13 @@
  * was. A heal whose `heal_end` fails is rolled back the same way (the new server stays: a heal
  * cannot give the old one back, as in Tacker). Needs the openstack provider plugin; skipped without it.
  */
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runNfv, until } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
-import { labResources, openstackCli, openstackLabEnabled } from "./lab/openstack";
+import { openstackCli, openstackLabEnabled } from "./lab/openstack";
+import { hookOps as opsOn, scalableVmPackage, scalableVmRequest } from "./lab/scalable-vm";
 
 const STACK = "it-rollback";
 const VNF = "rb";
@@ -34,49 +35,15 @@ const portNames = () => ours(os<{ Name: string }[]>("port", "list")).map((p) => 
 const nfv = (...args: string[]) => runNfv(lab.local.env, [args[0], "--stack", STACK, ...args.slice(1)]);
 const pointFile = () => path.join(ROOT, ".pulumi-nfv", "rollback", `${STACK}.json`);
 const settingsFile = () => path.join(ROOT, "stacks", `Pulumi.${STACK}.yaml`);
+const hookOps = (serverId: string) => opsOn(lab.facts, serverId);
 const vmHostLeft = (id: string) => readdirSync(path.join(lab.facts.state_dir, "hosts")).includes(id);
-
-/** The hook log on a VNFC's VM host: its operations, in the order they ran. */
-function hookOps(serverId: string): string[] {
-  const file = path.join(lab.facts.state_dir, "hosts", serverId, "root/var/log/nfv-hooks.log");
-  return existsSync(file)
-    ? readFileSync(file, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => {
-          // record.sh: "<time> <operation> <addresses>"; fail.sh: "<time> <operation> failed".
-          const [, op, rest] = l.split(" ");
-          return rest === "failed" ? `${op} failed` : op;
-        })
-    : [];
-}
-
-/** The fixture package with ETSI's SOL001 type files added (they are not in this repository). */
-function packageDir(): string {
-  const dir = path.join(lab.work, "scalable-vm");
-  cpSync(path.join(ROOT, "test/fixtures/packages/scalable-vm"), dir, { recursive: true });
-  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"])
-    cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(dir, "Definitions", f));
-  return dir;
-}
-
-function request(): string {
-  const file = path.join(lab.work, "instantiate.json");
-  const link = {
-    id: "ext0",
-    resourceId: labResources(lab.facts)["network.lab-net"],
-    extCps: [{ cpdId: "workerCp", cpConfig: [{ cpProtocolData: [{ layerProtocol: "IP_OVER_ETHERNET" }] }] }],
-  };
-  writeFileSync(file, JSON.stringify({ flavourId: "simple", instantiationLevelId: "instantiation_level_1", extVirtualLinks: [link] }, null, 2));
-  return file;
-}
 
 describe.skipIf(!enabled)("nfv rollback of a failed scale-out and heal on the lab OpenStack (a hook that fails on one VNFC)", () => {
   beforeAll(async () => {
     lab = await openLabStack(STACK);
     await lab.set(`vnfs.${VNF}.vim`, "lab");
-    await lab.set(`vnfs.${VNF}.package`, packageDir());
-    await lab.set(`vnfs.${VNF}.instantiate_request`, request());
+    await lab.set(`vnfs.${VNF}.package`, scalableVmPackage(lab.work));
+    await lab.set(`vnfs.${VNF}.instantiate_request`, scalableVmRequest(lab.work, lab.facts));
     await lab.setSsh(VNF, "cirros", "workerCp");
     await lab.set(`vnfs.${VNF}.hooks.instantiate_end`, path.join(ROOT, "test/fixtures/vnf/hooks/record.sh"));
     await lab.set(`vnfs.${VNF}.hooks.scale_end`, path.join(ROOT, "test/fixtures/vnf/hooks/fail.sh"));

@@ -8,7 +8,7 @@
  * with `REQUEST_JSON_COMMENT` at the line of each comment so that the file can be fixed before it
  * is sent to a real Tacker.
  */
-import { DiagnosticBag, type Diagnostic } from "../diagnostics";
+import { DiagnosticBag, type Diagnostic, type SourceLocation } from "../diagnostics";
 import { parseYaml, type LocatedDocument, type YamlPath } from "../yaml/located-yaml";
 
 export interface InstantiateVnfRequest {
@@ -89,18 +89,19 @@ function readRequest<T>(
   file: string,
   what: string,
   checkFields: (check: Checker, value: unknown) => void,
-): { request?: T; diagnostics: Diagnostic[] } {
+): { request?: T; diagnostics: Diagnostic[]; locate: (p: YamlPath) => SourceLocation } {
   const parsed = parseYaml(text, file);
   const bag = new DiagnosticBag();
   bag.add(...parsed.diagnostics.items);
   const doc = parsed.documents[0];
   if (!doc) {
     if (!bag.hasErrors()) bag.error("REQUEST_EMPTY", `${what} is empty`, { file });
-    return { diagnostics: bag.items };
+    return { diagnostics: bag.items, locate: () => ({ file }) };
   }
   warnAboutComments(file, text, bag);
   checkFields(new Checker(doc, bag), doc.value);
-  return bag.hasErrors() ? { diagnostics: bag.items } : { request: doc.value as T, diagnostics: bag.items };
+  const locate = (p: YamlPath) => doc.location(p);
+  return bag.hasErrors() ? { diagnostics: bag.items, locate } : { request: doc.value as T, diagnostics: bag.items, locate };
 }
 
 /**
@@ -133,6 +134,45 @@ export function applyExtConnChange(request: InstantiateVnfRequest, change: Chang
   const replaced = (request.extVirtualLinks ?? []).filter((l) => changedIds.has(l.id)).map((l) => change.extVirtualLinks.find((c) => c.id === l.id)!);
   const added = change.extVirtualLinks.filter((l) => !(request.extVirtualLinks ?? []).some((r) => r.id === l.id));
   return { ...request, extVirtualLinks: [...kept, ...replaced, ...added] };
+}
+
+/**
+ * Tacker's ChangeCurrentVnfPkgRequest (SOL003; the param file of `openstack vnflcm change-vnfpkg`):
+ * the VNFD id of the new package and, in additionalParams, `upgrade_type` (RollingUpdate) and the
+ * VDUs to update in order (`vdu_params[].vdu_id`). `lcm-operation-coordinate-old-vnf` and
+ * `-new-vnf` name Tacker's coordination scripts, which do not run here (the stack's
+ * `change_current_package_start`/`_end` hooks take their place); `batch_size` is ours: how many
+ * VNFCs of a VDU are replaced by one `up` (Tacker: one). Other additionalParams (such as
+ * `lcm-kubernetes-def-files`) apply over the instantiate request's.
+ */
+export interface ChangeCurrentVnfPkgRequest {
+  vnfdId: string;
+  additionalParams: {
+    upgrade_type: string;
+    vdu_params?: { vdu_id: string; old_vnfc_param?: Record<string, unknown>; new_vnfc_param?: Record<string, unknown> }[];
+    batch_size?: number;
+    [key: string]: unknown;
+  };
+  vimConnectionInfo?: VimConnectionInfo[];
+  vnfConfigurableProperties?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+/** additionalParams keys of the change itself, not applied over the instantiate request's. */
+export const CHANGE_VNFPKG_KEYS = ["upgrade_type", "vdu_params", "batch_size", "lcm-operation-coordinate-old-vnf", "lcm-operation-coordinate-new-vnf"];
+
+/** Parses and validates a change-vnfpkg param file; `request` is set only when there is no error; `locate` points into the file. */
+export function readChangeVnfpkgRequest(
+  text: string,
+  file: string,
+): { request?: ChangeCurrentVnfPkgRequest; diagnostics: Diagnostic[]; locate: (p: YamlPath) => SourceLocation } {
+  return readRequest<ChangeCurrentVnfPkgRequest>(text, file, "the change-vnfpkg request", (check, value) => check.changeVnfpkg(value));
+}
+
+/** The instantiate request with a change of package's additionalParams applied over its own (Tacker's JSON merge of them). */
+export function applyPackageChange(request: InstantiateVnfRequest, change: ChangeCurrentVnfPkgRequest): InstantiateVnfRequest {
+  const own = Object.fromEntries(Object.entries(change.additionalParams).filter(([k]) => !CHANGE_VNFPKG_KEYS.includes(k)));
+  return Object.keys(own).length === 0 ? request : { ...request, additionalParams: { ...(request.additionalParams ?? {}), ...own } };
 }
 
 /** Warns at every `#` outside a JSON string: a comment YAML accepts and JSON does not. */
@@ -204,6 +244,43 @@ class Checker {
     }
     this.list(r, "vimConnectionInfo", [], (v, p) => this.vimConnectionInfo(v, p));
     this.field(r, "additionalParams", "object", [], false);
+  }
+
+  changeVnfpkg(value: unknown): void {
+    if (!this.expect(value, "object", [])) return;
+    const r = value as Record<string, unknown>;
+    this.unknownKeys(
+      r,
+      ["vnfdId", "extVirtualLinks", "extManagedVirtualLinks", "vimConnectionInfo", "additionalParams", "extensions", "vnfConfigurableProperties"],
+      [],
+    );
+    this.field(r, "vnfdId", "string", [], true);
+    for (const key of ["extVirtualLinks", "extManagedVirtualLinks"]) {
+      if (r[key] !== undefined)
+        this.error(
+          "REQUEST_UNSUPPORTED",
+          `\`${key}\` in a change of package is not supported: change the links with nfv change-ext-conn, before or after`,
+          [key],
+          true,
+        );
+    }
+    this.list(r, "vimConnectionInfo", [], (v, p) => this.vimConnectionInfo(v, p));
+    if (!this.field(r, "additionalParams", "object", [], true)) return;
+    const a = r.additionalParams as Record<string, unknown>;
+    const at = ["additionalParams"];
+    if (this.field(a, "upgrade_type", "string", at, true) && a.upgrade_type !== "RollingUpdate") {
+      this.error("REQUEST_UNSUPPORTED", `upgrade_type ${String(a.upgrade_type)} is not supported: RollingUpdate only (as Tacker)`, [...at, "upgrade_type"]);
+    }
+    this.list(a, "vdu_params", at, (v, p) => {
+      if (!this.expect(v, "object", p)) return;
+      const d = v as Record<string, unknown>;
+      this.field(d, "vdu_id", "string", p, true);
+      this.field(d, "old_vnfc_param", "object", p, false);
+      this.field(d, "new_vnfc_param", "object", p, false);
+    });
+    if (a.batch_size !== undefined && !(Number.isInteger(a.batch_size) && (a.batch_size as number) >= 1)) {
+      this.error("REQUEST_BAD_VALUE", "batch_size must be a whole number, 1 or more (VNFCs replaced by one up)", [...at, "batch_size"]);
+    }
   }
 
   private vimConnectionInfo(v: unknown, p: YamlPath): void {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
-import { runOperation, runRollback } from "../../../cli/run-operation";
+import { runOperation, runRollback, runSteps } from "../../../cli/run-operation";
 
 describe("runOperation", () => {
   const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };
@@ -111,6 +111,45 @@ describe("runOperation", () => {
       const point = JSON.parse(readFileSync(t.point, "utf8"));
       expect(Object.keys(point).sort()).toEqual(["command", "failedAt", "settingsBase64"]);
       expect(Buffer.from(point.settingsBase64, "base64").toString()).toContain("secure: v1:c2VjcmV0");
+    });
+  });
+
+  describe("runSteps (a change of package, batch by batch)", () => {
+    const step = (n: number) => ({
+      vnf: "hw",
+      configChanges: [{ key: "pulumi-nfv:vnfs.hw.package_generations.VDU1-" + n, value: "1" }],
+      replace: [],
+      podDeletions: [],
+      summary: [],
+    });
+
+    it("one up per step in order; a failed step stops there and its rollback point is the settings file before the first step", async () => {
+      const workDir = mkdtempSync(path.join(tmpdir(), "run-steps-"));
+      const file = path.join(workDir, "Pulumi.dev.yaml");
+      const BEFORE = "config:\n  pulumi-nfv:vnfs:\n    hw: {}\n";
+      writeFileSync(file, BEFORE);
+      const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: {} } }, { workDir });
+      const s = stack as unknown as Record<string, unknown>;
+      let written = 0;
+      s.setConfig = async (key: string) => {
+        calls.push(`set ${key}`);
+        writeFileSync(file, `${BEFORE}# step ${++written}\n`);
+      };
+      let ups = 0;
+      s.up = async () => {
+        if (++ups === 2) throw new Error("hook failed on VDU1-1");
+        return { summary: { result: "succeeded" } };
+      };
+      const out = io();
+      expect(await runSteps(stack, [step(0), step(1), step(2)], false, "change-vnfpkg", out.io)).toBe(1);
+      expect(ups).toBe(2);
+      expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.package_generations.VDU1-0", "set pulumi-nfv:vnfs.hw.package_generations.VDU1-1"]);
+      expect(out.out[0]).toBe("step 1 of 3 up: succeeded\n");
+      expect(out.out[1]).toContain("nfv change-vnfpkg: step 2 of 3: hook failed on VDU1-1");
+      const point = JSON.parse(readFileSync(path.join(workDir, ".pulumi-nfv/rollback/dev.json"), "utf8"));
+      expect(point.command).toBe("change-vnfpkg");
+      expect(Buffer.from(point.settingsBase64, "base64").toString()).toBe(BEFORE);
+      rmSync(workDir, { recursive: true });
     });
   });
 });

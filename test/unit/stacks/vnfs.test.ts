@@ -335,6 +335,25 @@ describe("vnfs in a stack config", () => {
     rmSync(dir, { recursive: true });
   });
 
+  it("change_vnfpkg: pending VNFCs without previous_package, a missing previous package, a request that is not a list; nothing registered", async () => {
+    const hw = (change_vnfpkg: unknown) => ({
+      hw: {
+        vim: "core",
+        package: path.join(SHARED, "helloworld3"),
+        instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+        change_vnfpkg,
+      },
+    });
+    setConfig({ core: OS_VIM }, hw({ pending: ["VDU1-0"] }));
+    expect((await failure()).diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_MISSING_FIELD", "pulumi-nfv:vnfs.hw.change_vnfpkg.pending"]]);
+    setConfig({ core: OS_VIM }, hw({ previous_package: "/nonexistent/pkg", pending: ["VDU1-0"] }));
+    expect((await failure()).diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_FILE_MISSING", "pulumi-nfv:vnfs.hw.change_vnfpkg.previous_package"]]);
+    setConfig({ core: OS_VIM }, hw({ requests: "change.json" }));
+    expect((await failure()).diagnostics.map((d) => [d.code, d.path])).toEqual([["CONFIG_BAD_TYPE", "pulumi-nfv:vnfs.hw.change_vnfpkg.requests"]]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
   it("refuses a VM-based package on a Kubernetes VIM", async () => {
     setConfig(
       { edge: RENDER_K8S_VIM },

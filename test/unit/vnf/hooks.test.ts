@@ -161,6 +161,34 @@ describe("hook wiring", () => {
     expect(v.hookOrder.filter((o) => o.includes("heal"))).toEqual(["VDU2-0:heal_start", "VDU2-0:heal_end"]);
   });
 
+  it("change of package: a pending VNFC keeps the previous image; a changed one runs change_current_package_start before its server, _end after", async () => {
+    // VDU1 boots from its image (VDU2 from a volume): its only VNFC is still pending.
+    const previous = structuredClone(hw3.flavours);
+    for (const f of previous) for (const v of f.vdus) if (v.kind === "compute" && v.id === "VDU1" && v.swImage) v.swImage.name = "previous image";
+    const ops = ["change_current_package_start", "change_current_package_end"] as const;
+    const { v, deps } = build({
+      hooks: ops.map((operation) => ({ operation, script: NOOP, args: [operation] })),
+      previousPackage: { flavours: previous, pendingVnfcs: ["VDU1-0"] },
+      packageGenerations: { "VDU2-0": 1 },
+    });
+    await settle();
+    expect(cmd("hw-VDU1-0").inputs.imageId).toBe("image-previous image");
+    expect(deps.get("hw-VDU2-0")).toEqual(["hw-VDU2-0-change_current_package_start"]);
+    expect(deps.get("hw-VDU2-1")).toEqual([]);
+    expect(deps.get("hw-VDU1-0")).toEqual([]);
+    expect(cmd("hw-VDU2-0-change_current_package_start").inputs.triggers).toEqual([1]);
+    expect(cmd("hw-VDU2-0-change_current_package_end").inputs.triggers).toEqual([1]);
+    expect(v.hookOrder.filter((o) => o.includes("package"))).toEqual(["VDU2-0:change_current_package_start", "VDU2-0:change_current_package_end"]);
+  });
+
+  it("change of package done (nothing pending): every VNFC on the current package's image", async () => {
+    const previous = structuredClone(hw3.flavours);
+    for (const f of previous) for (const v of f.vdus) if (v.kind === "compute" && v.id === "VDU1" && v.swImage) v.swImage.name = "previous image";
+    build({ previousPackage: { flavours: previous, pendingVnfcs: [] } });
+    await settle();
+    expect(cmd("hw-VDU1-0").inputs.imageId).toBe("image-Software of VDU1");
+  });
+
   it("change of external connectivity: _start on the previous address before the ports (they depend on it), _end after, both triggered by the generation", async () => {
     const change = (operation: "change_external_connectivity_start" | "change_external_connectivity_end") => ({ operation, script: NOOP, args: [operation] });
     const { v, deps } = build({
