@@ -25,6 +25,7 @@ let local: LocalStack;
 let stack: Stack;
 let vimConfig = "";
 let webPackage = "";
+let cnfV2Dir = "";
 
 const token = () => labToken(vimConfig);
 
@@ -58,7 +59,9 @@ const TEST_CNF_V2_VNFD = "3c9e5a71-4b2d-4e8f-9a6c-1d0b7e2f5a83";
  * TOSCA.meta hash of the manifest made again; and Tacker's ChangeCurrentVnfPkgRequest for it.
  */
 function testCnfV2(): { pkg: string; request: string } {
+  // The stack goes on using it (the later tests, destroy): removed in afterAll.
   const dir = mkdtempSync(path.join(tmpdir(), "nfv-it-test-cnf-v2-"));
+  cnfV2Dir = dir;
   const pkg = path.join(dir, "test_cnf_v2");
   cpSync(path.join(ROOT, "../shared/vnf-packages/test_cnf"), pkg, { recursive: true });
   for (const f of ["helloworld3_top.vnfd.yaml", "helloworld3_types.yaml"]) {
@@ -104,6 +107,7 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
   afterAll(async () => {
     await removeTestStack(stack);
     if (webPackage) rmSync(webPackage, { recursive: true, force: true });
+    if (cnfV2Dir) rmSync(cnfV2Dir, { recursive: true, force: true });
     local?.dispose();
     if (vimConfig) k8sLabDown("cnf-on-k8s-lab");
   }, 600_000);
@@ -197,7 +201,6 @@ describe.skipIf(!k8sLabBuilt)("the sample CNF on the lab Kubernetes API", () => 
       );
     });
     expect(vdu2Pods().filter((p) => pods.includes(p))).toEqual([]);
-    rmSync(path.dirname(v2.pkg), { recursive: true, force: true });
   });
 
   it("nfv terminate --vnf web: --preview leaves the stack file as it was; then the VNF's objects go and the other VNFs stay", async () => {
