@@ -1045,10 +1045,10 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       try {
         await nfv("heal", "--vnf", HA);
       } catch (e) {
-        // The lab's VM-host agent removes a deleted server's host after Nova reports it gone: under
-        // load the old host may still answer on the kept port's address, and prepare-node refuses to
-        // work on it. The operator's step, as its message says, is to run `up` again (seen once, with
-        // the real cluster beside phases k8s-plugin and k8s-lab). Counted in the file's summary.
+        // The lab's VM-host agent removes a deleted server's host about a second after Nova reports
+        // it gone (lab/README.md): should the old host still answer on the kept port's address,
+        // prepare-node refuses to work on it, and the operator's step, as its message says, is to run
+        // `up` again (seen twice before the agent's reaper, 2026-12-02/03). Counted in the summary.
         if (!STALE_HOST.test(String((e as Error).message))) throw e;
         staleHostReruns.push("complex whole heal");
         await stack.up({ color: "never" });
