@@ -17,7 +17,8 @@ import { ROOT, until } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
 import { installMonitoring, startMonitoring, type Monitoring } from "./lab/monitoring";
 import { openstackCli, openstackLabEnabled } from "./lab/openstack";
-import { scalableVmPackage, scalableVmRequest } from "./lab/scalable-vm";
+import { scalableVmPackage } from "../fixtures/scalable-vm-package";
+import { scalableVmRequest } from "./lab/scalable-vm";
 
 const STACK = "it-auto";
 const VNF = "au";

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runNfv, until } from "./harness";
 import { openLabStack, type LabStack } from "./lab/lab-stack";
 import { openstackCli, openstackLabEnabled } from "./lab/openstack";
-import { hookOps as opsOn, scalableVmPackage, scalableVmRequest } from "./lab/scalable-vm";
+import { scalableVmPackage } from "../fixtures/scalable-vm-package";
+import { hookOps as opsOn, scalableVmRequest } from "./lab/scalable-vm";
 
 const STACK = "it-rollback";
 const VNF = "rb";

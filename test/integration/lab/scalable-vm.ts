@@ -1,24 +1,11 @@
 /**
  * Our scalable VM VNF (test/fixtures/packages/scalable-vm) on the lab OpenStack, as the rollback,
- * change-vnfpkg and serve tests use it: the package with ETSI's SOL001 type files added (they are
- * not in this repository), its instantiate request on the lab network, and the hook log that
+ * change-vnfpkg and serve tests use it: the package (test/fixtures/scalable-vm-package.ts), its instantiate request on the lab network, and the hook log that
  * record.sh and fail.sh write on a VNFC's VM host.
  */
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { ROOT } from "../harness";
 import { labResources, type LabFacts } from "./openstack";
-
-/** The package copied to `work/dir`, its VNFD edited by `edit`. */
-export function scalableVmPackage(work: string, dir = "scalable-vm", edit: (vnfd: string) => string = (s) => s): string {
-  const out = path.join(work, dir);
-  cpSync(path.join(ROOT, "test/fixtures/packages/scalable-vm"), out, { recursive: true });
-  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"])
-    cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(out, "Definitions", f));
-  const vnfd = path.join(out, "Definitions/scalable_vm.yaml");
-  writeFileSync(vnfd, edit(readFileSync(vnfd, "utf8")));
-  return out;
-}
 
 /** The InstantiateVnfRequest: flavour `simple`, every VNFC's CP on the lab network. */
 export function scalableVmRequest(work: string, facts: LabFacts): string {

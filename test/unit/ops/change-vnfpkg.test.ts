@@ -11,6 +11,7 @@ import { planChangeVnfpkgOperation } from "../../../ops/change-vnfpkg";
 import { DiagnosticBag, DiagnosticError } from "../../../translators/diagnostics";
 import { loadVnfPackage } from "../../../translators/load-vnf-package";
 import { prepareVnfs, type VnfEntry } from "../../../stacks/vnfs";
+import { scalableVmPackage } from "../../fixtures/scalable-vm-package";
 
 const ROOT = path.join(__dirname, "../../..");
 const V1_ID = "9a3f6c1e-52b8-4d7a-9e0c-7b1d4f2a8c65";
@@ -20,16 +21,6 @@ let v1: string;
 let v2: string;
 let entry: VnfEntry;
 
-/** The fixture package, with SOL001's type files, its VNFD edited by `edit`. */
-function variant(dir: string, edit: (vnfd: string) => string): string {
-  const out = path.join(work, dir);
-  cpSync(path.join(ROOT, "test/fixtures/packages/scalable-vm"), out, { recursive: true });
-  for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"])
-    cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(out, "Definitions", f));
-  const vnfd = path.join(out, "Definitions/scalable_vm.yaml");
-  writeFileSync(vnfd, edit(readFileSync(vnfd, "utf8")));
-  return out;
-}
 const newVnfd = (s: string, id = V2_ID) =>
   s.replaceAll(V1_ID, id).replace('software_version: { type: string, default: "1.0" }', 'software_version: { type: string, default: "2.0" }');
 const newImage = (s: string) => s.replace("name: cirros-0.5.2-x86_64-disk", "name: Software of VDU1");
@@ -63,8 +54,8 @@ async function refusal(f: () => Promise<unknown>): Promise<DiagnosticError> {
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "change-vnfpkg-"));
-  v1 = variant("v1", (s) => s);
-  v2 = variant("v2", (s) => newImage(newVnfd(s)));
+  v1 = scalableVmPackage(work, "v1", (s) => s);
+  v2 = scalableVmPackage(work, "v2", (s) => newImage(newVnfd(s)));
   const request = path.join(work, "instantiate.json");
   writeFileSync(
     request,
@@ -157,9 +148,11 @@ describe("nfv change-vnfpkg plans", () => {
 
   it("the same VNFD, a resized sized flavor and a missing flavour are refused", async () => {
     expect((await refusal(() => plan(v1))).diagnostics[0].code).toBe("CHANGE_VNFPKG_SAME_VNFD");
-    const resized = variant("resized", (s) => newVnfd(s).replace("virtual_mem_size: 512 MB", "virtual_mem_size: 1024 MB"));
+    const resized = scalableVmPackage(work, "resized", (s) => newVnfd(s).replace("virtual_mem_size: 512 MB", "virtual_mem_size: 1024 MB"));
     expect((await refusal(() => plan(resized))).diagnostics[0].code).toBe("CHANGE_VNFPKG_FLAVOR_RESIZE");
-    const other = variant("other-flavour", (s) => newVnfd(s).replace("default: simple }", "default: big }").replace("flavour_id: simple", "flavour_id: big"));
+    const other = scalableVmPackage(work, "other-flavour", (s) =>
+      newVnfd(s).replace("default: simple }", "default: big }").replace("flavour_id: simple", "flavour_id: big"),
+    );
     expect((await refusal(() => plan(other))).diagnostics[0].code).toBe("CHANGE_VNFPKG_NO_FLAVOUR");
   });
 
