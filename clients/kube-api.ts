@@ -8,6 +8,7 @@ import * as https from "node:https";
 import type { KubeObject } from "../translators/kubernetes/objects";
 import type { LiveObject } from "../translators/kubernetes/labels";
 import { parseKubeconfig } from "./kubeconfig";
+import { requestIdToken, type IdToken, type OidcCredentials } from "./oidc";
 
 /** A live pod, as `GET /api/v1/namespaces/<ns>/pods` returns it (the fields read here). */
 export interface LivePod {
@@ -52,7 +53,12 @@ export interface KubeApi {
 interface Credentials {
   server: string;
   base: Omit<HttpRequest, "method" | "url" | "body">;
+  /** OIDC: the Authorization header comes from an id_token asked for per expiry, not from `base`. */
+  oidc?: { credentials: OidcCredentials; caPem: string | null };
 }
+
+/** Gets an id_token for OIDC credentials (injectable, like the transport). */
+export type IdTokenSource = (o: OidcCredentials, caPem: string | null) => Promise<IdToken>;
 
 /**
  * The request credentials of a kubeconfig's current context, read by the one kubeconfig parser
@@ -61,21 +67,31 @@ interface Credentials {
 export function credentialsOf(kubeconfig: string): Credentials {
   const parts = parseKubeconfig(kubeconfig);
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (parts.bearerToken !== undefined) headers.Authorization = `Bearer ${parts.bearerToken}`;
-  else if (parts.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${parts.username}:${parts.password ?? ""}`).toString("base64")}`;
+  if (parts.oidc === undefined) {
+    if (parts.bearerToken !== undefined) headers.Authorization = `Bearer ${parts.bearerToken}`;
+    else if (parts.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${parts.username}:${parts.password ?? ""}`).toString("base64")}`;
+  }
   const base: Credentials["base"] = { headers, insecure: parts.caPem === null };
   if (parts.caPem !== null) base.ca = parts.caPem;
   if (parts.clientCertificate !== undefined && parts.clientKey !== undefined) {
     base.cert = parts.clientCertificate;
     base.key = parts.clientKey;
   }
-  return { server: parts.server.replace(/\/+$/, ""), base };
+  const server = parts.server.replace(/\/+$/, "");
+  return parts.oidc === undefined ? { server, base } : { server, base, oidc: { credentials: parts.oidc, caPem: parts.caPem } };
 }
 
-export function kubeApi(kubeconfig: string, transport: Transport = httpsTransport): KubeApi {
-  const { server, base } = credentialsOf(kubeconfig);
+export function kubeApi(kubeconfig: string, transport: Transport = httpsTransport, idToken: IdTokenSource = requestIdToken): KubeApi {
+  const { server, base, oidc } = credentialsOf(kubeconfig);
+  let token: IdToken | undefined;
+  const authorization = async (): Promise<Record<string, string>> => {
+    if (oidc === undefined) return {};
+    // As client-go keeps an exec plugin's credential: until shortly before it expires.
+    if (token === undefined || token.expiresAt.getTime() - Date.now() < 10_000) token = await idToken(oidc.credentials, oidc.caPem);
+    return { Authorization: `Bearer ${token.token}` };
+  };
   const call = async (method: HttpRequest["method"], path: string, body?: unknown): Promise<HttpResponse> => {
-    const headers = body === undefined ? base.headers : { ...base.headers, "Content-Type": "application/json" };
+    const headers = { ...base.headers, ...(await authorization()), ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
     return transport({ ...base, headers, method, url: server + path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   };
   const fail = (what: string, r: HttpResponse): never => {

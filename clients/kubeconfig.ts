@@ -1,8 +1,10 @@
 /**
  * A kubeconfig built in memory from a Kubernetes VIM's credentials. Nothing is written to disk:
- * the CA and client certificate travel as `*-data` fields, the token inline.
+ * the CA and client certificate travel as `*-data` fields, the token inline, OIDC credentials in
+ * the environment of an exec credential plugin (./oidc.ts).
  */
 import { parse, stringify } from "yaml";
+import { oidcExec, oidcFromExec, type ExecConfig, type OidcCredentials } from "./oidc";
 
 export interface KubeconfigParts {
   /** Cluster, user and context name. */
@@ -16,6 +18,8 @@ export interface KubeconfigParts {
   password?: string;
   clientCertificate?: string;
   clientKey?: string;
+  /** Tacker's OIDC: an id_token from a password grant is the bearer token (username/password are the issuer's). */
+  oidc?: OidcCredentials;
 }
 
 export function buildKubeconfig(p: KubeconfigParts): string {
@@ -23,9 +27,10 @@ export function buildKubeconfig(p: KubeconfigParts): string {
   if (p.caPem === null) cluster["insecure-skip-tls-verify"] = true;
   else cluster["certificate-authority-data"] = base64(p.caPem);
 
-  // As in Tacker, a bearer token wins over basic auth when both are given.
+  // As in Tacker, OIDC wins over a bearer token, and a bearer token over basic auth.
   const user: Record<string, unknown> = {};
-  if (p.bearerToken !== undefined) user.token = p.bearerToken;
+  if (p.oidc !== undefined) user.exec = oidcExec(p.oidc, p.caPem);
+  else if (p.bearerToken !== undefined) user.token = p.bearerToken;
   else if (p.username !== undefined) {
     user.username = p.username;
     user.password = p.password ?? "";
@@ -85,8 +90,15 @@ export function parseKubeconfig(text: string): KubeconfigParts {
     clientCertificate: data(user["client-certificate-data"]),
     clientKey: data(user["client-key-data"]),
   };
-  if (parts.bearerToken === undefined && parts.username === undefined && parts.clientCertificate === undefined) {
-    throw new Error(`kubeconfig: users.${context.user}: no token, username or client-certificate-data`);
+  if (user.exec !== undefined) {
+    try {
+      parts.oidc = oidcFromExec(user.exec as Partial<ExecConfig>);
+    } catch (e) {
+      throw new Error(`kubeconfig: users.${context.user}: ${(e as Error).message}`);
+    }
+  }
+  if (parts.bearerToken === undefined && parts.username === undefined && parts.clientCertificate === undefined && parts.oidc === undefined) {
+    throw new Error(`kubeconfig: users.${context.user}: no token, username, client-certificate-data or OIDC exec plugin`);
   }
   return parts;
 }

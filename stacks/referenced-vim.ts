@@ -20,10 +20,13 @@ export async function referencedKubernetesVim(name: string, ref: StackReferenceV
     authUrl: parts.server,
     sslCaCert: parts.caPem,
     bearerToken: secret(parts.bearerToken),
-    username: parts.username,
-    password: secret(parts.password),
+    username: parts.username ?? parts.oidc?.username,
+    password: secret(parts.password ?? parts.oidc?.password),
     clientCertificate: secret(parts.clientCertificate),
     clientKey: secret(parts.clientKey),
+    oidcTokenUrl: parts.oidc?.tokenUrl,
+    clientId: parts.oidc?.clientId,
+    clientSecret: secret(parts.oidc?.clientSecret),
     projectName: parts.namespace,
   });
 }

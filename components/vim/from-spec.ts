@@ -13,7 +13,7 @@ export interface VimFromSpecOptions {
   renderYamlToDirectory?: string;
 }
 
-/** `OpenStackVim` or `KubernetesVim` by the spec's type; password, token, CA and client key as secrets. */
+/** `OpenStackVim` or `KubernetesVim` by the spec's type; password, token, CA, client key and OIDC client secret as secrets. */
 export function vimFromSpec(
   name: string,
   spec: VimSpec,
@@ -48,6 +48,9 @@ export function vimFromSpec(
       sslCaCert: spec.sslCaCert === null ? null : pulumi.secret(spec.sslCaCert),
       clientCertificate: secret(spec.clientCertificate),
       clientKey: secret(spec.clientKey),
+      oidcTokenUrl: spec.oidc?.tokenUrl,
+      clientId: spec.oidc?.clientId,
+      clientSecret: secret(spec.oidc?.clientSecret),
       projectName: spec.projectName,
       extra: spec.extra,
       renderYamlToDirectory: options.renderYamlToDirectory,

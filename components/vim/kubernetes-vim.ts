@@ -10,10 +10,21 @@ export interface KubernetesVimArgs {
   authUrl: pulumi.Input<string>;
   /** Bearer token (Tacker `bearer_token`). Give this, or `username` and `password`. Wins over basic auth. */
   bearerToken?: pulumi.Input<string>;
-  /** Basic-auth user name (Tacker `username`). */
+  /** Basic-auth user name (Tacker `username`); with `oidcTokenUrl`, the OIDC issuer's user. */
   username?: pulumi.Input<string>;
-  /** Basic-auth password (Tacker `password`). */
+  /** Basic-auth password (Tacker `password`); with `oidcTokenUrl`, the OIDC issuer's user's. */
   password?: pulumi.Input<string>;
+  /**
+   * Tacker `oidc_token_url`: the OIDC issuer's token endpoint. With `clientId`, `username` and
+   * `password`, an id_token from a password grant is the bearer token, asked for again when it
+   * expires (a kubeconfig exec plugin; the issuer's TLS is verified with `sslCaCert`, which may
+   * bundle the API server's and the issuer's CAs, as in Tacker). Wins over `bearerToken`.
+   */
+  oidcTokenUrl?: pulumi.Input<string>;
+  /** Tacker `client_id`: the OIDC client (goes with `oidcTokenUrl`). */
+  clientId?: pulumi.Input<string>;
+  /** Tacker `client_secret`: the OIDC client's secret, for a confidential client. */
+  clientSecret?: pulumi.Input<string>;
   /**
    * PEM bundle of the API server's CA (Tacker `ssl_ca_cert`). Line breaks folded by YAML are
    * repaired. `None`/`none`/null/absent means TLS is NOT verified; a warning is printed.
@@ -60,6 +71,9 @@ export class KubernetesVim extends pulumi.ComponentResource {
     if (args.bearerToken === undefined && args.username === undefined && args.clientCertificate === undefined) {
       throw new Error(`KubernetesVim '${name}': credentials: give bearerToken, or username and password`);
     }
+    if (args.oidcTokenUrl !== undefined && (args.clientId === undefined || args.username === undefined || args.password === undefined)) {
+      throw new Error(`KubernetesVim '${name}': oidcTokenUrl needs clientId, username and password`);
+    }
     super("nfv:vim:KubernetesVim", name, {}, opts);
 
     const vimName = pulumi.output(args.vimName ?? name);
@@ -78,8 +92,11 @@ export class KubernetesVim extends pulumi.ComponentResource {
           password: args.password,
           clientCertificate: args.clientCertificate,
           clientKey: args.clientKey,
+          tokenUrl: args.oidcTokenUrl,
+          clientId: args.clientId,
+          clientSecret: args.clientSecret,
         })
-        .apply(({ vim, server, namespace, ca, bearerToken, username, password, clientCertificate, clientKey }) => {
+        .apply(({ vim, server, namespace, ca, bearerToken, username, password, clientCertificate, clientKey, tokenUrl, clientId, clientSecret }) => {
           const fail = (field: string, reason: string): never => {
             throw new Error(`KubernetesVim '${name}': ${field}: ${reason}`);
           };
@@ -95,7 +112,11 @@ export class KubernetesVim extends pulumi.ComponentResource {
             const parsed = parsePrivateKey(clientKey);
             keyPem = parsed.ok ? parsed.pem : fail("clientKey", parsed.reason);
           }
-          return buildKubeconfig({ name: vim, server, namespace, caPem, bearerToken, username, password, clientCertificate, clientKey: keyPem });
+          const oidc =
+            tokenUrl === undefined
+              ? undefined
+              : { tokenUrl, clientId: clientId!, username: username!, password: password!, ...(clientSecret === undefined ? {} : { clientSecret }) };
+          return buildKubeconfig({ name: vim, server, namespace, caPem, bearerToken, username, password, clientCertificate, clientKey: keyPem, oidc });
         }),
     );
 
@@ -118,10 +139,24 @@ export class KubernetesVim extends pulumi.ComponentResource {
         hasToken: present(args.bearerToken),
         hasPassword: present(args.password),
         hasCa: present(args.sslCaCert),
+        oidcTokenUrl: args.oidcTokenUrl,
+        clientId: args.clientId,
+        hasClientSecret: present(args.clientSecret),
         extra: args.extra,
       })
-      .apply(({ vim, authUrl, namespace, username, hasToken, hasPassword, hasCa, extra }) =>
-        kubernetesVimRecord({ id: vimId(pulumi.getStack(), vim), name: vim, authUrl, namespace, username, hasToken, hasPassword, hasCa, extra }),
+      .apply(({ vim, authUrl, namespace, username, hasToken, hasPassword, hasCa, oidcTokenUrl, clientId, hasClientSecret, extra }) =>
+        kubernetesVimRecord({
+          id: vimId(pulumi.getStack(), vim),
+          name: vim,
+          authUrl,
+          namespace,
+          username,
+          hasToken,
+          hasPassword,
+          hasCa,
+          oidc: oidcTokenUrl === undefined ? undefined : { tokenUrl: oidcTokenUrl, clientId: clientId!, hasClientSecret },
+          extra,
+        }),
       );
 
     this.registerOutputs({

@@ -40,6 +40,8 @@ export interface KubernetesRecordParts {
   hasToken: boolean;
   hasPassword: boolean;
   hasCa: boolean;
+  /** Tacker's OIDC keys (the token URL and client id are shown, the client secret masked). */
+  oidc?: { tokenUrl: string; clientId: string; hasClientSecret: boolean };
   extra?: Record<string, unknown>;
 }
 
@@ -52,6 +54,11 @@ export function kubernetesVimRecord(p: KubernetesRecordParts): TackerVimRecord {
   };
   if (p.hasPassword) authCred.password = MASK;
   if (p.hasToken) authCred.bearer_token = MASK;
+  if (p.oidc) {
+    authCred.oidc_token_url = p.oidc.tokenUrl;
+    authCred.client_id = p.oidc.clientId;
+    if (p.oidc.hasClientSecret) authCred.client_secret = MASK;
+  }
   return {
     ...common(p.id, p.name, "kubernetes", p.authUrl),
     auth_cred: authCred,

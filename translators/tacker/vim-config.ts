@@ -36,6 +36,11 @@ export interface KubernetesVimSpec {
   /** pulumi-nfv extension: client certificate authentication (`client_certificate`, `client_key`). */
   clientCertificate?: string;
   clientKey?: string;
+  /**
+   * Tacker's OIDC: `username`/`password` are then the issuer's user, and an id_token from a
+   * password grant at `oidc_token_url` is the bearer token.
+   */
+  oidc?: { tokenUrl: string; clientId: string; clientSecret?: string };
   /** The namespace (Tacker `project_name`). */
   projectName: string;
   extra?: { use_helm?: boolean; helm_info?: string };
@@ -70,6 +75,9 @@ const KUBERNETES_KEYS = [
   "extra",
   "client_certificate",
   "client_key",
+  "oidc_token_url",
+  "client_id",
+  "client_secret",
 ];
 const OIDC_KEYS = ["oidc_token_url", "client_id", "client_secret"];
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -91,9 +99,7 @@ export function vimSpecFromObject(value: unknown, locate: Locator, bag: Diagnost
     return undefined;
   }
   for (const key of Object.keys(value)) {
-    if (type === "kubernetes" && OIDC_KEYS.includes(key)) {
-      bag.error("VIM_UNSUPPORTED", `'${key}': OIDC authentication is not supported; use bearer_token or username/password`, locate([key], true));
-    } else if (!(type === "openstack" ? OPENSTACK_KEYS : KUBERNETES_KEYS).includes(key)) {
+    if (!(type === "openstack" ? OPENSTACK_KEYS : KUBERNETES_KEYS).includes(key)) {
       const hint = closest(key, type === "openstack" ? OPENSTACK_KEYS : KUBERNETES_KEYS);
       bag.error("VIM_UNKNOWN_KEY", `unknown key '${key}' for a ${type} VIM${hint ? ` (did you mean '${hint}'?)` : ""}`, locate([key], true));
     }
@@ -145,10 +151,12 @@ function kubernetesSpec(f: Fields, authUrl: string | undefined): KubernetesVimSp
       f.locate([clientKey == null ? "client_certificate" : "client_key"]),
     );
   }
-  if (bearerToken === undefined && !hasBasic && clientCertificate == null) {
+  const oidcKeys = OIDC_KEYS.filter((k) => f.value[k] != null);
+  if (bearerToken === undefined && !hasBasic && clientCertificate == null && oidcKeys.length === 0) {
     f.bag.error("VIM_NO_CREDENTIALS", "give bearer_token, or username and password", f.locate([]));
   }
-  if (bearerToken !== undefined && hasBasic) {
+  const oidc = oidcKeys.length > 0 ? oidcFields(f, oidcKeys, bearerToken, username, password) : undefined;
+  if (bearerToken !== undefined && hasBasic && oidcKeys.length === 0) {
     f.bag.warning(
       "VIM_TOKEN_OVERRIDES_BASIC",
       "both bearer_token and username/password are set; as in Tacker, the bearer token is used",
@@ -175,9 +183,40 @@ function kubernetesSpec(f: Fields, authUrl: string | undefined): KubernetesVimSp
     sslCaCert,
     ...optional("clientCertificate", clientCertificate ?? undefined),
     ...optional("clientKey", clientKey ?? undefined),
+    ...optional("oidc", oidc),
     projectName,
     ...optional("extra", extra),
   };
+}
+
+/** Tacker's OIDC keys, some `given`: oidc_token_url and client_id, with username and password. */
+function oidcFields(
+  f: Fields,
+  given: string[],
+  bearerToken: string | undefined,
+  username: string | undefined,
+  password: string | undefined,
+): KubernetesVimSpec["oidc"] {
+  const tokenUrl = f.value["oidc_token_url"] == null ? undefined : f.url("oidc_token_url");
+  const clientId = f.optionalString("client_id");
+  const clientSecret = f.optionalString("client_secret");
+  // Each missing key reported at the first OIDC key given; a value of the wrong type has its own
+  // error, and a username without a password (or the reverse) the basic-auth check's.
+  const missing = ["oidc_token_url", "client_id"].filter((k) => f.value[k] == null);
+  if (f.value["username"] == null && f.value["password"] == null) missing.push("username and password");
+  for (const key of missing) f.bag.error("VIM_INCOMPLETE_CREDENTIALS", `OIDC (${given.join(", ")}) needs ${key} too`, f.locate([given[0]], true));
+  if (bearerToken !== undefined) {
+    f.bag.warning("VIM_OIDC_OVERRIDES_TOKEN", "both bearer_token and OIDC are set; as in Tacker, the OIDC id_token is used", f.locate(["bearer_token"]));
+  }
+  if (tokenUrl?.startsWith("http:")) {
+    f.bag.warning(
+      "VIM_PLAINTEXT_CREDENTIALS",
+      "oidc_token_url is http: the password and client secret would cross the network unencrypted",
+      f.locate(["oidc_token_url"]),
+    );
+  }
+  if (tokenUrl === undefined || clientId === undefined || username === undefined || password === undefined) return undefined;
+  return { tokenUrl, clientId, ...optional("clientSecret", clientSecret) };
 }
 
 function kubernetesExtra(f: Fields, sslCaCert: string | null | undefined): KubernetesVimSpec["extra"] {

@@ -122,6 +122,43 @@ describe("KubernetesVim", () => {
     expect((await valueOf(v.vimRecord)).auth_cred).toEqual({ auth_url: "https://k:6443", username: "admin", password: "***", ssl_ca_cert: "***" });
   });
 
+  it("OIDC: the exec plugin with the issuer's user and client in its environment (secret kubeconfig); Tacker's record masks the secrets", async () => {
+    const v = vim.vimFromSpec("oidc", {
+      type: "kubernetes",
+      authUrl: "https://k:6443",
+      username: "nfv-operator",
+      password: "pw-oidc",
+      sslCaCert: CA_A,
+      projectName: "default",
+      oidc: { tokenUrl: "https://idp:4593/token", clientId: "pulumi-nfv", clientSecret: "cs-789" },
+    }) as InstanceType<typeof vim.KubernetesVim>;
+    expect(await pulumi.isSecret(v.kubeconfig)).toBe(true);
+    const user = parse(await valueOf(v.kubeconfig)).users[0].user;
+    expect(Object.keys(user)).toEqual(["exec"]);
+    expect(Object.fromEntries(user.exec.env.map((e: { name: string; value: string }) => [e.name, e.value]))).toEqual({
+      NFV_OIDC_TOKEN_URL: "https://idp:4593/token",
+      NFV_OIDC_CLIENT_ID: "pulumi-nfv",
+      NFV_OIDC_CLIENT_SECRET: "cs-789",
+      NFV_OIDC_USERNAME: "nfv-operator",
+      NFV_OIDC_PASSWORD: "pw-oidc",
+      NFV_OIDC_CA: CA_A,
+    });
+    const record = await valueOf(v.vimRecord);
+    expect(record.auth_cred).toEqual({
+      auth_url: "https://k:6443",
+      username: "nfv-operator",
+      password: "***",
+      ssl_ca_cert: "***",
+      oidc_token_url: "https://idp:4593/token",
+      client_id: "pulumi-nfv",
+      client_secret: "***",
+    });
+    expect(await pulumi.isSecret(v.vimRecord)).toBe(false);
+    expect(() => new vim.KubernetesVim("half", { authUrl: "https://k:6443", oidcTokenUrl: "https://idp/token", username: "u", password: "p" })).toThrow(
+      "KubernetesVim 'half': oidcTokenUrl needs clientId, username and password",
+    );
+  });
+
   it("ssl_ca_cert None: skips TLS verification and says so in a warning", async () => {
     const warn = vi.spyOn(pulumi.log, "warn");
     const v = new vim.KubernetesVim("insecure", { authUrl: "https://k:6443", bearerToken: pulumi.secret("t"), sslCaCert: "None" });

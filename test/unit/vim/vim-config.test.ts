@@ -119,7 +119,27 @@ const BAD: [string, string, string, number, number][] = [
   ["namespace that is not a DNS label", "type: kubernetes\nauth_url: https://k:6443\nbearer_token: t\nproject_name: Edge_1\n", "VIM_BAD_NAMESPACE", 4, 15],
   ["cert_verify that is not a boolean", "auth_url: http://k/identity\nusername: u\npassword: p\nproject_name: x\ncert_verify: maybe\n", "VIM_BAD_VALUE", 5, 14],
   ["password that YAML read as a number", "auth_url: http://k/identity\nusername: u\npassword: 1234\nproject_name: x\n", "VIM_BAD_TYPE", 3, 11],
-  ["OIDC credentials", "type: kubernetes\nauth_url: https://k:6443\noidc_token_url: https://idp/token\nusername: u\npassword: p\n", "VIM_UNSUPPORTED", 3, 1],
+  [
+    "OIDC without client_id",
+    "type: kubernetes\nauth_url: https://k:6443\noidc_token_url: https://idp/token\nusername: u\npassword: p\n",
+    "VIM_INCOMPLETE_CREDENTIALS",
+    3,
+    1,
+  ],
+  [
+    "OIDC without the user",
+    "type: kubernetes\nauth_url: https://k:6443\nclient_id: c\noidc_token_url: https://idp/token\n",
+    "VIM_INCOMPLETE_CREDENTIALS",
+    4,
+    1,
+  ],
+  [
+    "an oidc_token_url that is no URL",
+    "type: kubernetes\nauth_url: https://k:6443\noidc_token_url: idp\nclient_id: c\nusername: u\npassword: p\n",
+    "VIM_BAD_URL",
+    3,
+    17,
+  ],
   ["duplicate key", "auth_url: http://a/identity\nauth_url: http://b/identity\n", "YAML_DUPLICATE_KEY", 2, 1],
   ["YAML syntax error", "auth_url: 'http://a' x\nusername: u\n", "YAML_SYNTAX", 1, 22],
   ["tab indentation", "auth_url: http://a\n\tusername: u\n", "YAML_SYNTAX", 2, 1],
@@ -176,6 +196,25 @@ describe("bad vim-config.yaml", () => {
 
   it("suggests the key the user probably meant", () => {
     expect(() => parseVimConfig("type: kubernetes\nauth_url: https://k:6443\nbearer_tokn: t\n", "v.yaml")).toThrow("did you mean 'bearer_token'?");
+  });
+
+  it("reads Tacker's OIDC keys: the user and password are the issuer's; a bearer token beside them is overridden, with a warning", () => {
+    const text =
+      "type: kubernetes\nauth_url: https://k:6443\nbearer_token: t\noidc_token_url: https://idp:4593/token\nclient_id: tacker\nclient_secret: cs\nusername: u\npassword: p\nssl_ca_cert: None\n";
+    const { spec, bag } = parseVimConfig(text, "oidc.yaml");
+    expect(spec).toMatchObject({
+      type: "kubernetes",
+      username: "u",
+      password: "p",
+      oidc: { tokenUrl: "https://idp:4593/token", clientId: "tacker", clientSecret: "cs" },
+    });
+    expect(bag.items.map((d) => [d.code, d.line])).toEqual([["VIM_OIDC_OVERRIDES_TOKEN", 3]]);
+    const pub = parseVimConfig(
+      "type: kubernetes\nauth_url: https://k:6443\noidc_token_url: http://idp/token\nclient_id: c\nusername: u\npassword: p\n",
+      "o.yaml",
+    );
+    expect((pub.spec as { oidc?: object }).oidc).toEqual({ tokenUrl: "http://idp/token", clientId: "c" });
+    expect(pub.bag.items.map((d) => d.code)).toEqual(["VIM_PLAINTEXT_CREDENTIALS"]);
   });
 
   it("names the file when it cannot be read", () => {
