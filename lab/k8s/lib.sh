@@ -39,6 +39,7 @@ API_URL="https://127.0.0.1:$API_PORT"
 ADMIN_KUBECONFIG="$STATE/admin.kubeconfig"   # client cert, system:masters
 VIM_CONFIG="$STATE/vim-config.yaml"          # Tacker-style, bearer token of nfv-admin
 TOKEN_KUBECONFIG="$STATE/kubeconfig"         # bearer token of nfv-admin, CA verified
+AUTHN_CONFIG="$STATE/authentication.yaml"    # JWT (OIDC) issuers the API trusts; reloaded on change
 
 # Start order; down stops in reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
