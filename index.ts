@@ -7,6 +7,12 @@
  * component that the plan names (`loaded.component`).
  */
 
+import { redactSdkDebugLog } from "./components/sdk-debug-log";
+
+// Before a program using the components registers anything: the Pulumi SDK's debug messages would
+// carry every secret of their resources into the engine's event log (components/sdk-debug-log.ts).
+redactSdkDebugLog();
+
 // Package → model → plan.
 export { loadVnfPackage, type LoadVnfPackageOptions, type LoadedVnfPackage } from "./translators/load-vnf-package";
 export { DiagnosticError, formatDiagnostic, type Diagnostic, type Severity, type SourceLocation } from "./translators/diagnostics";

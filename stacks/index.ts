@@ -2,7 +2,7 @@
 // the exported function and turns the fields of its result into stack outputs.
 import { deployStack, type StackOutputs } from "./program";
 import { asRunError } from "./run-error";
-import { redactSdkDebugLog } from "./sdk-debug-log";
+import { redactSdkDebugLog } from "../components/sdk-debug-log";
 
 // Before anything is registered: the SDK's debug messages would carry every secret into the event log.
 redactSdkDebugLog();

@@ -19,7 +19,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptStep, SCRIPTS_DIR } from "../../components/k8s-cluster/node-commands";
-import { redactSdkDebugLog } from "../../stacks/sdk-debug-log";
+import { redactSdkDebugLog } from "../../components/sdk-debug-log";
 import { registerSecret, ROOT, toolchainEnv } from "./harness";
 
 let work = "";

@@ -272,7 +272,7 @@ describe("referencedKubeconfig", () => {
     );
     const noUser = kc.replace(/client-(certificate|key)-data: .*/g, "$1: y");
     expect(() => referencedKubeconfig("edge", ref, { kubernetes_vim_mk: noUser })).toThrow(
-      "users.kubernetes_vim_mk: no token, username or client-certificate-data",
+      "users.kubernetes_vim_mk: no token, username, client-certificate-data or OIDC exec plugin",
     );
     expect(() => referencedKubeconfig("edge", ref, { kubernetes_vim_mk: "apiVersion: v1\n" })).toThrow("kubeconfig: current-context is not set");
   });

@@ -7,6 +7,9 @@
  * `--event-log` file, and the events the Automation API hands to `onEvent` (`nfv preview` reads
  * them). The canary scan of the integration tests found the join token and certificate key of a
  * credential step there. This cuts the response off those messages; the rest of each stays.
+ * pulumi-nfv's entry (index.ts) applies it on import, so that a program using the components is
+ * covered as the stack program is (the canary scan of examples/vm-vnf-openstack found the VIM's
+ * password in its event log before it did).
  */
 import * as pulumi from "@pulumi/pulumi";
 

@@ -1,12 +1,12 @@
 /**
- * The SDK's debug messages of RPC responses lose the response (stacks/sdk-debug-log.ts): the message
+ * The SDK's debug messages of RPC responses lose the response (components/sdk-debug-log.ts): the message
  * the canary scan found in the engine's event log, with a credential step's token in plain text,
  * comes out without it; other messages are unchanged; the replacement is on the module object the
  * SDK's runtime logs through.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { redactSdkDebugLog, withoutRpcResponse } from "../../../stacks/sdk-debug-log";
+import { redactSdkDebugLog, withoutRpcResponse } from "../../../components/sdk-debug-log";
 
 const TOKEN = "c6rp1e.gmpjgdrs4umffhrp";
 // As @pulumi/pulumi 3.248.0 wrote it (the protobuf response's toString), shortened.
