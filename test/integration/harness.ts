@@ -29,9 +29,10 @@ export interface LocalStack {
 /**
  * Opens a lab stack (`local-render` unless `stackName` says otherwise) on a backend of its own (a
  * fresh directory, or `backendUrl`), so that tests never touch a developer's state. The stack's
- * passphrase is the lab's (see stacks/Pulumi.local.yaml).
+ * passphrase is the lab's (see stacks/Pulumi.local.yaml). The project is this repository's unless
+ * `workDir` names another (an example's).
  */
-export async function openLocalStack(opts: { backendUrl?: string; stackName?: string } = {}): Promise<LocalStack> {
+export async function openLocalStack(opts: { backendUrl?: string; stackName?: string; workDir?: string } = {}): Promise<LocalStack> {
   const backendDir = mkdtempSync(path.join(tmpdir(), "nfv-it-state-"));
   const env: Record<string, string> = {
     ...toolchainEnv(),
@@ -46,7 +47,7 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   });
   const stackName = opts.stackName ?? "local-render";
   forgetLeftoverStackFile(stackName);
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: ROOT }, { envVars: env, pulumiCommand });
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: opts.workDir ?? ROOT }, { envVars: env, pulumiCommand });
   return {
     stack,
     env,

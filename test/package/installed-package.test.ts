@@ -1,18 +1,16 @@
 /**
- * The package as a user gets it: built and packed (`npm pack`, which runs `prepare`), the tarball
- * unpacked into `node_modules/pulumi-nfv` of a project of its own, whose other dependencies are
- * this repository's node_modules, linked entry by entry (no network, and no npm run in that
- * project: npm would prune what its lockfile does not name, through the links). Then a program
- * that imports the package by name is type-checked as a CommonJS project (`main`/`types`) and as a
+ * The package as a user gets it (./install-packed.ts), in a project of its own: a program that
+ * imports the package by name is type-checked as a CommonJS project (`main`/`types`) and as a
  * Node16 one (`exports`), with every README snippet that imports the package, and the package
  * is required at run time under Pulumi mocks.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installPacked, packTarball } from "./install-packed";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
@@ -22,6 +20,8 @@ let work: string;
 let app: string;
 let installed: string;
 let snippets: { file: string; from: string }[];
+/** The examples' programs (examples/<name>/index.ts), as example-<name>.ts. */
+let examples: string[];
 
 /** The ```ts blocks of the READMEs and docs/ that import the package by name. */
 function readmeSnippets(): { from: string; code: string }[] {
@@ -44,17 +44,8 @@ function readmeSnippets(): { from: string; code: string }[] {
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "pulumi-nfv-pack-"));
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  const tarball = path.join(work, (JSON.parse(stdout) as { filename: string }[])[0].filename);
   app = path.join(work, "app");
-  installed = path.join(app, "node_modules/pulumi-nfv");
-  mkdirSync(installed, { recursive: true });
-  await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"]);
-  const deps = realpathSync(path.join(ROOT, "node_modules"));
-  for (const entry of readdirSync(deps)) {
-    if (entry === "pulumi-nfv" || entry.startsWith(".")) continue;
-    symlinkSync(path.join(deps, entry), path.join(app, "node_modules", entry));
-  }
+  installed = await installPacked(await packTarball(work), app);
   writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
   writeFileSync(path.join(app, "program.ts"), PROGRAM);
   snippets = readmeSnippets()
@@ -62,6 +53,12 @@ beforeAll(async () => {
     .map(({ file, from, code }) => {
       writeFileSync(path.join(app, file), `// ${from}\n${code}`);
       return { file, from };
+    });
+  examples = readdirSync(path.join(ROOT, "examples"))
+    .filter((d) => existsSync(path.join(ROOT, "examples", d, "index.ts")))
+    .map((d) => {
+      copyFileSync(path.join(ROOT, "examples", d, "index.ts"), path.join(app, `example-${d}.ts`));
+      return `example-${d}.ts`;
     });
   for (const [name, module, moduleResolution] of [
     ["tsconfig.commonjs.json", "commonjs", "node10"],
@@ -71,7 +68,7 @@ beforeAll(async () => {
       path.join(app, name),
       JSON.stringify({
         compilerOptions: { target: "ES2022", module, moduleResolution, strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
-        files: ["program.ts", ...snippets.map((s) => s.file)],
+        files: ["program.ts", ...snippets.map((s) => s.file), ...examples],
       }),
     );
   }
@@ -140,7 +137,11 @@ describe("the packed package, installed by name", () => {
     );
   });
 
-  it("type-checks a program and the README snippets importing it by name, as a CommonJS project (main, types)", async () => {
+  it("has the examples' programs to check", () => {
+    expect(examples).toEqual(expect.arrayContaining(["example-vm-vnf-openstack.ts"]));
+  });
+
+  it("type-checks a program, the README snippets and the examples importing it by name, as a CommonJS project (main, types)", async () => {
     expect(await typeCheck("tsconfig.commonjs.json")).toBe("");
   });
 
