@@ -58,6 +58,12 @@ const operations = async () => ((await (await fetch(`${serveUrl}/operations`)).j
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 /** How many times serve answered an alert it had already acted on. */
 const duplicates = () => serveOut.split("\n").filter((l) => /^alert \S+ \S+: duplicate \(operation \d+\)$/.test(l)).length;
+/**
+ * Alerts answered without an operation: the same alert again (duplicate), or the alert fired anew
+ * (a new startsAt: Prometheus missed a 1 s scrape under load and the rule went pending again, seen
+ * in this session's fresh .ci/run) within the cool-down. Either way nothing runs a second time.
+ */
+const notActedOn = () => serveOut.split("\n").filter((l) => /^alert \S+ \S+: (duplicate \(operation \d+\)|cooling-down \(.*\))$/.test(l)).length;
 
 const RULES = `groups:
   - name: nfv-lab
@@ -164,8 +170,8 @@ describe.skipIf(!enabled)("nfv serve: auto-heal and auto-scale from Prometheus a
       [`${VNF}-worker-0`, "ACTIVE"],
       [`${VNF}-worker-1`, "ACTIVE"],
     ]);
-    const seen = duplicates();
-    await until("the scale alert sent again", 60, () => duplicates() > seen);
+    const seen = notActedOn();
+    await until("the scale alert sent again, answered without an operation", 60, () => notActedOn() > seen);
     await sleep(6);
     expect((await operations()).map((o) => o.kind)).toEqual(["heal", "scale"]);
     expect(servers()).toHaveLength(2);
