@@ -171,7 +171,9 @@ describe.skipIf(!enabled)("nfv serve: auto-heal and auto-scale from Prometheus a
       [`${VNF}-worker-1`, "ACTIVE"],
     ]);
     const seen = notActedOn();
-    await until("the scale alert sent again, answered without an operation", 60, () => notActedOn() > seen);
+    await until("the scale alert sent again, answered without an operation", 60, () => notActedOn() > seen).catch((e: Error) => {
+      throw new Error(`${e.message}; serve's last lines:\n${serveOut.split("\n").slice(-15).join("\n")}`);
+    });
     await sleep(6);
     expect((await operations()).map((o) => o.kind)).toEqual(["heal", "scale"]);
     expect(servers()).toHaveLength(2);
