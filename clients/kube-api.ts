@@ -54,7 +54,7 @@ interface Credentials {
   server: string;
   base: Omit<HttpRequest, "method" | "url" | "body">;
   /** OIDC: the Authorization header comes from an id_token asked for per expiry, not from `base`. */
-  oidc?: { credentials: OidcCredentials; caPem: string | null };
+  oidc?: OidcCredentials;
 }
 
 /** Gets an id_token for OIDC credentials (injectable, like the transport). */
@@ -78,7 +78,7 @@ export function credentialsOf(kubeconfig: string): Credentials {
     base.key = parts.clientKey;
   }
   const server = parts.server.replace(/\/+$/, "");
-  return parts.oidc === undefined ? { server, base } : { server, base, oidc: { credentials: parts.oidc, caPem: parts.caPem } };
+  return parts.oidc === undefined ? { server, base } : { server, base, oidc: parts.oidc };
 }
 
 export function kubeApi(kubeconfig: string, transport: Transport = httpsTransport, idToken: IdTokenSource = requestIdToken): KubeApi {
@@ -87,7 +87,7 @@ export function kubeApi(kubeconfig: string, transport: Transport = httpsTranspor
   const authorization = async (): Promise<Record<string, string>> => {
     if (oidc === undefined) return {};
     // As client-go keeps an exec plugin's credential: until shortly before it expires.
-    if (token === undefined || token.expiresAt.getTime() - Date.now() < 10_000) token = await idToken(oidc.credentials, oidc.caPem);
+    if (token === undefined || token.expiresAt.getTime() - Date.now() < 10_000) token = await idToken(oidc, base.ca ?? null);
     return { Authorization: `Bearer ${token.token}` };
   };
   const call = async (method: HttpRequest["method"], path: string, body?: unknown): Promise<HttpResponse> => {

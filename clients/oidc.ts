@@ -67,9 +67,10 @@ export function oidcFromExec(exec: Partial<ExecConfig>): OidcCredentials {
     );
   }
   const value = (name: string) => exec.env!.find((e) => e.name === name)?.value;
-  const required = (name: string) => value(name) ?? missing(name);
-  const missing = (name: string): never => {
-    throw new Error(`exec credential plugin: ${name} is not set`);
+  const required = (name: string): string => {
+    const v = value(name);
+    if (v === undefined) throw new Error(`exec credential plugin: ${name} is not set`);
+    return v;
   };
   const clientSecret = value(ENV.clientSecret);
   return {

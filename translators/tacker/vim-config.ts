@@ -64,6 +64,8 @@ const OPENSTACK_KEYS = [
   "region",
   "ca_cert",
 ];
+/** Tacker's OIDC keys of a Kubernetes VIM (with username and password). */
+const OIDC_KEYS = ["oidc_token_url", "client_id", "client_secret"];
 const KUBERNETES_KEYS = [
   "type",
   "auth_url",
@@ -75,11 +77,8 @@ const KUBERNETES_KEYS = [
   "extra",
   "client_certificate",
   "client_key",
-  "oidc_token_url",
-  "client_id",
-  "client_secret",
+  ...OIDC_KEYS,
 ];
-const OIDC_KEYS = ["oidc_token_url", "client_id", "client_secret"];
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
