@@ -189,7 +189,7 @@ describe.skipIf(!k8sLabBuilt)("an OIDC Kubernetes VIM on the lab API, with a rea
     expect(Object.entries(up.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
   });
 
-  it("kubeApi keeps its id_token while it is valid and asks again after it expired", async () => {
+  it("kubeApi against the lab API: one id_token for two calls while it is valid (the renewal after expiry: the heal above and the unit test)", async () => {
     let asked = 0;
     const counting = (o: OidcCredentials, ca: string | null) => (asked++, requestIdToken(o, ca));
     const kubeconfig = buildKubeconfig({ name: "oidc", server: apiUrl, namespace: "default", caPem: caBundle, oidc });
