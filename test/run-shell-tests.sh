@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shell tests for `npm test`: shellcheck on every shell script (mgmt/, lab/, test/, .ci/; by shebang),
+# Shell tests for `npm test`: shellcheck on every shell script (mgmt/, lab/, tools/, the examples' mgmt/, test/, .ci/; by shebang),
 # then bats on test/bats. Needs the Debian packages `shellcheck` and `bats`
 # (`apt-get install -y shellcheck bats`, done by test/run-all). Prints key=value totals; exits 1 on any failure.
 set -euo pipefail
@@ -18,7 +18,7 @@ run_shellcheck() {
   # Every shell script, whatever its name: *.sh, and files whose first line names bash or sh.
   while IFS= read -r -d '' f; do
     if [[ "$f" == *.sh ]] || head -n 1 "$f" | grep -qE '^#!(/usr/bin/env |/bin/)(ba)?sh'; then files+=("$f"); fi
-  done < <(find mgmt lab test/bats/stubs test/run-shell-tests.sh test/run-all .ci -type f -print0 | sort -z)
+  done < <(find mgmt lab tools examples/*/mgmt test/bats/stubs test/run-shell-tests.sh test/run-all .ci -type f -print0 | sort -z)
   for f in "${files[@]}"; do
     shellcheck -x "$f" || failed=$((failed + 1))
   done

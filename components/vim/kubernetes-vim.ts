@@ -42,7 +42,8 @@ export interface KubernetesVimArgs {
   vimName?: pulumi.Input<string>;
   /**
    * Write manifests into this directory instead of calling the API server (the provider's
-   * `renderYamlToDirectory` mode, for offline previews and the local lab).
+   * `renderYamlToDirectory` mode, for offline previews and the local lab). No credential is needed
+   * then; `authUrl` is only recorded.
    */
   renderYamlToDirectory?: pulumi.Input<string>;
 }
@@ -68,7 +69,8 @@ export class KubernetesVim extends pulumi.ComponentResource {
       const parsed = parseCertificateBundle(args.sslCaCert);
       if (!parsed.ok) throw new Error(`KubernetesVim '${name}': sslCaCert: ${parsed.reason}`);
     }
-    if (args.bearerToken === undefined && args.username === undefined && args.clientCertificate === undefined) {
+    // Rendering asks no API server, so it needs no credentials (an offline preview has none).
+    if (args.renderYamlToDirectory === undefined && args.bearerToken === undefined && args.username === undefined && args.clientCertificate === undefined) {
       throw new Error(`KubernetesVim '${name}': credentials: give bearerToken, or username and password`);
     }
     if (args.oidcTokenUrl !== undefined && (args.clientId === undefined || args.username === undefined || args.password === undefined)) {

@@ -9,7 +9,9 @@
  * pause image and the pod network from source (lab/nodes/k8s-images) and pushes them to it, as an
  * operator of an air-gapped site does, then the cluster is added to the stack. Then a CNF of
  * test_cnf through the cluster's VIM (real nginx containers from the registry VNF, its NodePort
- * Service answering another VM host, scale, pod heal, removal), `nfv scale` out and in of the
+ * Service answering another VM host, scale, pod heal, removal) beside a Helm CNF (issue 25: the
+ * chart rendered by helm.v4.Chart, its image from the registry VNF through helm_parameters, scaled
+ * through helm_value_names, a pod healed), `nfv scale` out and in of the
  * worker aspect, with a workload on the new worker rescheduled by the drain, and a worker heal.
  * Then the example network service (issue 24, examples/hybrid-ns) on the same cluster: a client VM
  * VNF on the lab OpenStack and a server CNF on the cluster, joined by the NS virtual link, the
@@ -34,6 +36,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
+import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
 import { kubernetesPackage } from "../fixtures/kubernetes-package";
 import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, until, type LocalStack } from "./harness";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
@@ -363,6 +366,7 @@ afterAll(async () => {
   rmSync(path.join(ROOT, "stacks/Pulumi.it-k8s-real.yaml"), { force: true });
   local?.dispose();
   if (work) rmSync(work, { recursive: true, force: true });
+  if (helmPkg) rmSync(helmPkg, { recursive: true, force: true });
 }, 1_200_000);
 
 describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package (simple) on lab nodes, images from the registry VNF", () => {
@@ -444,6 +448,7 @@ interface PodInfo {
   node: string;
   phase: string;
   images: string[];
+  ip: string;
 }
 function pods(selector: string[]): PodInfo[] {
   const items = (
@@ -451,13 +456,19 @@ function pods(selector: string[]): PodInfo[] {
       items: {
         metadata: { name: string; deletionTimestamp?: string };
         spec: { nodeName?: string; containers: { image: string }[] };
-        status: { phase: string };
+        status: { phase: string; podIP?: string };
       }[];
     }
   ).items;
   return items
     .filter((p) => !p.metadata.deletionTimestamp)
-    .map((p) => ({ name: p.metadata.name, node: p.spec.nodeName ?? "", phase: p.status.phase, images: p.spec.containers.map((c) => c.image) }));
+    .map((p) => ({
+      name: p.metadata.name,
+      node: p.spec.nodeName ?? "",
+      phase: p.status.phase,
+      images: p.spec.containers.map((c) => c.image),
+      ip: p.status.podIP ?? "",
+    }));
 }
 const vdu2Pods = () => pods(["-l", "app=webserver"]);
 
@@ -473,14 +484,43 @@ async function nfv(...args: string[]): Promise<string> {
   return r.out;
 }
 
-describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real containers", () => {
+/**
+ * The Helm CNF fixture (test/fixtures/packages/helm-cnf, issue 25) with the site's image: its request's
+ * helm_parameters point the chart's image at the registry VNF's nginx, as an operator's values would.
+ */
+function helmRequest(): string {
+  const r = JSON.parse(readFileSync(path.join(HELM_CNF_FIXTURE, "instantiate-request.json"), "utf8")) as {
+    additionalParams: { helm_parameters: Record<string, string> };
+  };
+  const at = nginxImage.lastIndexOf(":");
+  r.additionalParams.helm_parameters = { "image.repository": nginxImage.slice(0, at), "image.tag": nginxImage.slice(at + 1) };
+  const out = path.join(work, "helm.json");
+  writeFileSync(out, JSON.stringify(r, null, 2));
+  return out;
+}
+const webPods = () => pods(["-l", "app=web"]);
+let helmPkg = "";
+
+/** An HTTP GET from a worker's own network namespace, where the pod network's routes are. */
+function getFromWorker(url: string): string {
+  const worker = servers(VNF).find((s) => s.Name.endsWith("workerNode-0"))!;
+  const code = "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode(), end='')";
+  return execFileSync("ip", ["netns", "exec", nodeOf(worker), "python3", "-c", code, url], { encoding: "utf8" });
+}
+
+describe.skipIf(!enabled)("CNFs through the cluster's VIM, on real containers: test_cnf's manifests and a Helm chart", () => {
   let replicas = 0;
-  it("up: its pods Running on the workers from the registry's image; its NodePort Service answers from another VM host", async () => {
+  it("up of both: test_cnf's pods Running on the workers from the registry's image; its NodePort Service answers from another VM host", async () => {
     const c = "vnfs.cnf";
     await set(`${c}.vim`, "kubernetes_vim");
     await set(`${c}.package`, cnfPackage());
     await set(`${c}.instantiate_request`, cnfRequest());
-    await timed("cnf up", () => stack.up({ color: "never" }));
+    // The Helm CNF in the same up: one run of the whole stack for both.
+    helmPkg = helmCnfPackage();
+    await set("vnfs.helm.vim", "kubernetes_vim");
+    await set("vnfs.helm.package", helmPkg);
+    await set("vnfs.helm.instantiate_request", helmRequest());
+    await timed("cnfs up", () => stack.up({ color: "never" }));
     replicas = Number(kubectl("get", "replicaset", "vdu2", "-o", "jsonpath={.spec.replicas}"));
     expect(replicas).toBeGreaterThan(0);
     const all = await until("vdu1 and vdu2 Running", 300, () => {
@@ -517,11 +557,45 @@ describe.skipIf(!enabled)("a CNF of test_cnf through the cluster's VIM, on real 
     expect(after.map((p) => p.name)).toContain(before[1].name);
   });
 
-  it("removed from the stack: its pods, ReplicaSet and Service are gone from the cluster", async () => {
+  it("the Helm CNF: the chart's pod Running on a worker from the registry's image (helm_parameters), answering over the pod network", async () => {
+    const [web] = await until("a web pod Running", 300, () => {
+      const p = webPods();
+      return p.length === 1 && p[0].phase === "Running" && p;
+    });
+    expect(web.images).toEqual([nginxImage]);
+    expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`]).toContain(web.node);
+    expect(kubectl("get", "deployment", "web", "-o", "jsonpath={.metadata.labels.tacker_vnf_instance_id}")).toMatch(/^[0-9a-f-]{36}$/);
+    const answer = await until(`${web.name} answers`, 120, () => getFromWorker(`http://${web.ip}/`));
+    expect(answer).toBe(`nfv-lab nginx on ${web.name}\n`);
+  });
+
+  it("the Helm CNF: nfv scale out of web_aspect sets the chart's replicaCount (2 pods Running); nfv heal --vnfc replaces one, which answers", async () => {
+    const out = await timed("helm scale out", () => nfv("scale", "--vnf", "helm", "--aspect", "web_aspect", "--steps", "1", "--type", "out"));
+    expect(out).toContain("Deployment web: replicas 1 → 2");
+    const before = await until("2 web pods Running", 300, () => {
+      const p = webPods();
+      return p.length === 2 && p.every((x) => x.phase === "Running") && p;
+    });
+    await timed("helm heal", () => nfv("heal", "--vnf", "helm", "--vnfc", before[0].name));
+    const after = await until("a replacement web pod Running", 300, () => {
+      const p = webPods();
+      return p.length === 2 && !p.some((x) => x.name === before[0].name) && p.every((x) => x.phase === "Running") && p;
+    });
+    const fresh = after.find((p) => p.name !== before[1].name)!;
+    expect(fresh.images).toEqual([nginxImage]);
+    expect(await until(`${fresh.name} answers`, 120, () => getFromWorker(`http://${fresh.ip}/`))).toBe(`nfv-lab nginx on ${fresh.name}\n`);
+  });
+
+  it("both removed from the stack: their pods, ReplicaSets, Deployment and Service are gone from the cluster", async () => {
     await stack.removeConfig("pulumi-nfv:vnfs.cnf", true);
-    await timed("cnf removed", () => stack.up({ color: "never" }));
-    await until("no CNF pod left", 120, () => pods(["--field-selector", "metadata.name=vdu1"]).length === 0 && vdu2Pods().length === 0);
-    expect(kubectl("get", "replicaset,service", "-o", "name")).not.toMatch(/vdu2|curry-svc/);
+    await stack.removeConfig("pulumi-nfv:vnfs.helm", true);
+    await timed("cnfs removed", () => stack.up({ color: "never" }));
+    await until(
+      "no CNF pod left",
+      120,
+      () => pods(["--field-selector", "metadata.name=vdu1"]).length === 0 && vdu2Pods().length === 0 && webPods().length === 0,
+    );
+    expect(kubectl("get", "deployment,replicaset,service", "-o", "name")).not.toMatch(/vdu2|curry-svc|web/);
   });
 });
 

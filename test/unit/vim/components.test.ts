@@ -209,6 +209,12 @@ describe("KubernetesVim", () => {
       "KubernetesVim 'anon': credentials: give bearerToken, or username and password",
     );
   });
+
+  it("renders without credentials: no API server is asked", async () => {
+    new vim.KubernetesVim("offline", { authUrl: "https://k:6443", renderYamlToDirectory: "/tmp/out" });
+    await settle();
+    expect(providerOf("offline").inputs).toMatchObject({ renderYamlToDirectory: "/tmp/out" });
+  });
 });
 
 describe("OpenStackVim", () => {
