@@ -104,7 +104,8 @@ export class KubernetesVim extends pulumi.ComponentResource {
           };
           let caPem: string | null = null;
           if (isNoneCa(ca)) {
-            pulumi.log.warn(`VIM '${vim}': ssl_ca_cert is None, so TLS to ${server} is NOT verified`, this);
+            // Rendering makes no connection to warn about.
+            if (args.renderYamlToDirectory === undefined) pulumi.log.warn(`VIM '${vim}': ssl_ca_cert is None, so TLS to ${server} is NOT verified`, this);
           } else {
             const parsed = parseCertificateBundle(ca as string);
             caPem = parsed.ok ? parsed.pem : fail("sslCaCert", parsed.reason);

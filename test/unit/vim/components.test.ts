@@ -210,10 +210,13 @@ describe("KubernetesVim", () => {
     );
   });
 
-  it("renders without credentials: no API server is asked", async () => {
-    new vim.KubernetesVim("offline", { authUrl: "https://k:6443", renderYamlToDirectory: "/tmp/out" });
+  it("renders without credentials and without a TLS warning: no API server is asked", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn");
+    const v = new vim.KubernetesVim("offline", { authUrl: "https://k:6443", renderYamlToDirectory: "/tmp/out" });
+    await valueOf(v.kubeconfig);
     await settle();
     expect(providerOf("offline").inputs).toMatchObject({ renderYamlToDirectory: "/tmp/out" });
+    expect(warn).not.toHaveBeenCalled();
   });
 });
 
