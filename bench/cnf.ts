@@ -21,14 +21,11 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { toolchainEnv } from "../lab/toolchain/env";
+import { openBenchStack, ratioTable, REPO } from "./bench-stack";
 
-const REPO = resolve(__dirname, "../../..");
 const LAB = join(REPO, "lab/k8s");
 const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
 const SIZES = (process.env.BENCH_SIZES ?? "10,50").split(",").map(Number);
-const PASSPHRASE = "pulumi-nfv-local-lab"; // the lab's public passphrase (stacks/Pulumi.local.yaml)
 const HOLDER = "bench-cnf";
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(join(LAB, "build.sh"), "utf8"))![1];
 const KUBECTL = join(process.env.NFV_CACHE ?? join(homedir(), ".cache/pulumi-nfv"), `k8s/kubectl-${K8S_VERSION}/bin/kubectl`);
@@ -190,18 +187,13 @@ interface Side {
 }
 
 async function pulumiSide(n: number, vimConfig: string, pkg: string, request: string): Promise<Side> {
-  const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
-  const env: Record<string, string> = { ...toolchainEnv(REPO), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
-  delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
-  delete env.KUBECONFIG;
-  const pulumi = execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim();
-  const pulumiCommand = await PulumiCommand.get({ root: resolve(pulumi, "../..") });
   const name = `bench-cnf-${n}`;
-  const stack: Stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir: REPO }, { envVars: env, pulumiCommand });
-  await stack.setConfig("pulumi-nfv:vims.lab.file", { value: vimConfig }, true);
-  await stack.setConfig("pulumi-nfv:vnfs.bench.vim", { value: "lab" }, true);
-  await stack.setConfig("pulumi-nfv:vnfs.bench.package", { value: pkg }, true);
-  await stack.setConfig("pulumi-nfv:vnfs.bench.instantiate_request", { value: request }, true);
+  const { stack, env, dispose } = await openBenchStack(name, {
+    "pulumi-nfv:vims.lab.file": vimConfig,
+    "pulumi-nfv:vnfs.bench.vim": "lab",
+    "pulumi-nfv:vnfs.bench.package": pkg,
+    "pulumi-nfv:vnfs.bench.instantiate_request": request,
+  });
   return {
     name: "pulumi",
     deploy: () =>
@@ -217,11 +209,7 @@ async function pulumiSide(n: number, vimConfig: string, pkg: string, request: st
         if (r.status !== 0) throw new Error(`nfv scale exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
       }),
     destroy: () => timed(() => stack.destroy({ color: "never" })),
-    dispose: async () => {
-      await stack.workspace.removeStack(name).catch(() => undefined);
-      rmSync(join(REPO, `stacks/Pulumi.${name}.yaml`), { force: true });
-      rmSync(backend, { recursive: true, force: true });
-    },
+    dispose,
   };
 }
 
@@ -275,21 +263,6 @@ async function runSize(n: number, first: "pulumi" | "kubectl", vimConfig: string
   }
 }
 
-function table(rows: Row[]): string {
-  const header = ["operation", "pulumi s", "kubectl s", "pulumi / kubectl"];
-  const cells = rows.map((r) => [
-    r.op,
-    r.pulumi === undefined ? "failed" : r.pulumi.toFixed(1),
-    r.kubectl === undefined ? "failed" : r.kubectl.toFixed(1),
-    r.pulumi !== undefined && r.kubectl !== undefined ? `${(r.pulumi / r.kubectl).toFixed(2)}x` : "n/a",
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => "| " + c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|") + "|", ...cells.map(line)].join(
-    "\n",
-  );
-}
-
 async function main(): Promise<void> {
   const vimConfig = execFileSync(join(LAB, "up"), ["--holder", HOLDER], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
     .trim()
@@ -305,7 +278,10 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
     execFileSync(join(LAB, "down"), ["--holder", HOLDER], { stdio: "inherit" });
     const out = [
-      table(rows),
+      ratioTable(
+        "kubectl",
+        rows.map((r) => ({ op: r.op, ours: r.pulumi, peer: r.kubectl })),
+      ),
       "",
       "pulumi: `pulumi up` of the stack program (Automation API) / `nfv scale` (own process: the scale level in stack config, then an up) / `pulumi destroy`",
       "kubectl: `kubectl apply -f` + `kubectl wait --for=condition=Available` / `kubectl scale --replicas=2` + `kubectl rollout status` / `kubectl delete -f --wait`",

@@ -30,12 +30,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { keystoneSession } from "../clients/openstack";
-import { toolchainEnv } from "../lab/toolchain/env";
+import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
-const REPO = resolve(__dirname, "../../..");
 const LAB = join(REPO, "lab/openstack");
 const FIXTURES = join(REPO, "bench/fixtures");
 const PACKAGE = join(FIXTURES, "bench_vnf");
@@ -44,7 +42,6 @@ const SIZES = (process.env.BENCH_SIZES ?? "5,20").split(",").map(Number);
 /** For debugging one side: BENCH_SIDES=heat or pulumi (default both); BENCH_SIZES=5 (default 5,20). */
 const SIDES = (process.env.BENCH_SIDES ?? "pulumi,heat").split(",");
 const POLL_MS = 1000;
-const PASSPHRASE = "pulumi-nfv-local-lab"; // the lab's public passphrase (stacks/Pulumi.local.yaml)
 const HEAL_VNFC = "VDU1-0";
 
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} [bench] ${s}\n`);
@@ -390,35 +387,21 @@ async function checkReplaced(oldServer: string, oldPorts: string[], prefix: stri
 // ---------------------------------------------------------------------------------------------
 // Pulumi: the project's program through the Automation API on a private file backend.
 
-interface PulumiSide {
-  stack: Stack;
-  env: Record<string, string>;
-  name: string;
-  backend: string;
-}
-
-async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: string): Promise<PulumiSide> {
-  const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
-  const env: Record<string, string> = { ...toolchainEnv(REPO), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
-  delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
-  delete env.KUBECONFIG;
-  const pulumi = execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim();
-  const pulumiCommand = await PulumiCommand.get({ root: resolve(pulumi, "../..") });
-  const name = `bench-pulumi-${n}`;
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir: REPO }, { envVars: env, pulumiCommand });
+async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: string): Promise<BenchStack> {
   const request = JSON.parse(readFileSync(join(FIXTURES, `bench_level${n}.json`), "utf8")) as { extVirtualLinks: { resourceId: string }[] };
   request.extVirtualLinks[0].resourceId = resources["network.lab-net"];
   const requestFile = join(work, `bench_level${n}.json`);
   writeFileSync(requestFile, JSON.stringify(request, null, 2));
-  const vnf = `bench${n}`;
-  await stack.setConfig("pulumi-nfv:vims.lab.file", { value: facts.vim_config }, true);
-  await stack.setConfig(`pulumi-nfv:vnfs.${vnf}.vim`, { value: "lab" }, true);
-  await stack.setConfig(`pulumi-nfv:vnfs.${vnf}.package`, { value: PACKAGE }, true);
-  await stack.setConfig(`pulumi-nfv:vnfs.${vnf}.instantiate_request`, { value: requestFile }, true);
-  return { stack, env, name, backend };
+  const vnf = `pulumi-nfv:vnfs.bench${n}`;
+  return openBenchStack(`bench-pulumi-${n}`, {
+    "pulumi-nfv:vims.lab.file": facts.vim_config,
+    [`${vnf}.vim`]: "lab",
+    [`${vnf}.package`]: PACKAGE,
+    [`${vnf}.instantiate_request`]: requestFile,
+  });
 }
 
-async function pulumiUp(p: PulumiSide, n: number): Promise<number> {
+async function pulumiUp(p: BenchStack, n: number): Promise<number> {
   const t = performance.now();
   const r = await p.stack.up({ color: "never" });
   const seconds = (performance.now() - t) / 1000;
@@ -428,7 +411,7 @@ async function pulumiUp(p: PulumiSide, n: number): Promise<number> {
   return seconds;
 }
 
-async function pulumiHeal(p: PulumiSide, n: number): Promise<number> {
+async function pulumiHeal(p: BenchStack, n: number): Promise<number> {
   const vnf = `bench${n}`;
   const old = (await benchServers(`${vnf}-${HEAL_VNFC}`))[0].id;
   const oldPorts = await portsOf(old);
@@ -444,16 +427,10 @@ async function pulumiHeal(p: PulumiSide, n: number): Promise<number> {
   return seconds;
 }
 
-async function pulumiDestroy(p: PulumiSide): Promise<number> {
+async function pulumiDestroy(p: BenchStack): Promise<number> {
   const t = performance.now();
   await p.stack.destroy({ color: "never" });
   return (performance.now() - t) / 1000;
-}
-
-async function pulumiDispose(p: PulumiSide): Promise<void> {
-  await p.stack.workspace.removeStack(p.name).catch(() => undefined);
-  rmSync(join(REPO, `stacks/Pulumi.${p.name}.yaml`), { force: true });
-  rmSync(p.backend, { recursive: true, force: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,7 +474,7 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
       await quiesce(state, `bench${n}-`);
     } finally {
       await p.stack.destroy({ color: "never" }).catch(() => undefined);
-      await pulumiDispose(p);
+      await p.dispose();
     }
   };
   const heatSide = async () => {
@@ -542,19 +519,10 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
 }
 
 function table(rows: Row[]): string {
-  const header = ["operation", "pulumi s", "heat s", "pulumi / heat"];
-  const cells = rows.map((r) => [
-    r.op,
-    r.pulumi === undefined ? "failed" : r.pulumi.toFixed(1),
-    r.heat === undefined ? "failed" : r.heat.toFixed(1),
-    r.pulumi !== undefined && r.heat !== undefined ? `${(r.pulumi / r.heat).toFixed(2)}x` : "n/a",
-  ]);
   // the no-change row has no Heat counterpart
-  for (const [i, r] of rows.entries()) if (r.op.startsWith("up with no change")) cells[i].splice(2, 2, "-", "-");
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => "| " + c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|") + "|", ...cells.map(line)].join(
-    "\n",
+  return ratioTable(
+    "heat",
+    rows.map((r) => ({ op: r.op, ours: r.pulumi, peer: r.op.startsWith("up with no change") ? null : r.heat })),
   );
 }
 
