@@ -3,11 +3,12 @@
  * Prometheus alerts (Tacker's Prometheus plugin). Receives Alertmanager's webhooks, maps each
  * firing alert to a heal or a scale of the stack's `auto_heal`/`auto_scale` policies, and runs
  * it as `nfv heal`/`nfv scale` do (config, then `up` through the Automation API), one at a time.
- * Runs until SIGTERM or SIGINT, then lets the running operation end.
+ * Runs until SIGTERM or SIGINT, then lets the running operation end (later signals do not stop it).
  */
 import { startAlertServer } from "../alert-server";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, type Command, type Io } from "../io";
+import { StopSignals } from "../stop-signals";
 import { AutoDispatcher, type AutoOperation, type VnfPolicies } from "../../ops/auto/dispatcher";
 import { loadStack } from "../../ops/stack-state";
 import { openStack, projectDir } from "../stack";
@@ -48,14 +49,16 @@ export const command: Command = {
       }));
     await policies(); // A config that cannot be read stops serve before it listens.
     const server = await startAlertServer({ listen: options.get("listen") ?? DEFAULT_LISTEN, dispatcher, policies, io });
-    io.out(`nfv serve: stack ${stackName}, listening on ${server.url}\n`);
-    const signal = await new Promise<string>((resolve) => {
-      for (const s of ["SIGTERM", "SIGINT"] as const) process.once(s, () => resolve(s));
-    });
-    io.out(`nfv serve: ${signal}: no new alerts; waiting for the operations queued\n`);
-    await server.close();
-    await dispatcher.idle();
-    return EXIT_OK;
+    const signals = new StopSignals((s) => io.out(`nfv serve: ${s} again: still waiting for the operations queued (SIGKILL stops now)\n`));
+    try {
+      io.out(`nfv serve: stack ${stackName}, listening on ${server.url}\n`);
+      io.out(`nfv serve: ${await signals.first}: no new alerts; waiting for the operations queued\n`);
+      await server.close();
+      await dispatcher.idle();
+      return EXIT_OK;
+    } finally {
+      signals.dispose();
+    }
   },
 };
 
