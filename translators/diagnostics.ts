@@ -47,12 +47,17 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+/** An error at `where`: for checks that return their problems rather than fill a bag. */
+export function errorAt(code: string, message: string, where: SourceLocation = {}): Diagnostic {
+  return { severity: "error", code, message, ...where };
+}
+
 /** A collector that readers pass around; `errors()` decides whether the input is usable. */
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
 
   error(code: string, message: string, where: SourceLocation = {}): void {
-    this.items.push({ severity: "error", code, message, ...where });
+    this.items.push(errorAt(code, message, where));
   }
 
   warning(code: string, message: string, where: SourceLocation = {}): void {

@@ -6,6 +6,9 @@
  */
 import type { Input } from "@pulumi/pulumi";
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
+import { unknownFlavour, unknownLevel, unknownLinkTargets } from "../../translators/graph/request-checks";
+import { instantiateViolation } from "../../translators/graph/vdus";
+import { unlinkedCps, vmProblems } from "../../translators/graph/vm-checks";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { ComputeVdu, Flavour } from "../../translators/tosca/model";
 
@@ -138,59 +141,30 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
   const bag = new DiagnosticBag();
   const all = Array.isArray(flavours) ? flavours : [flavours];
   const flavour = all.find((f) => f.id === request.flavourId);
-  if (!flavour) {
-    err(
-      bag,
-      "VNF_UNKNOWN_FLAVOUR",
-      `flavourId \`${request.flavourId}\` is not a flavour of the VNFD (flavours: ${all.map((f) => f.id).join(", ") || "none"})`,
-      "flavourId",
-    );
-    throw new DiagnosticError("invalid VM VNF request", bag.errors());
-  }
+  if (!flavour) throw new DiagnosticError("invalid VM VNF request", [unknownFlavour(all, request.flavourId, true)]);
   const levelId = request.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
   const level = levelId === undefined ? undefined : flavour.instantiationLevels.find((l) => l.id === levelId);
-  if (levelId !== undefined && !level) {
-    err(
-      bag,
-      "VNF_UNKNOWN_LEVEL",
-      `instantiationLevelId \`${levelId}\` is not a level of flavour \`${flavour.id}\` (levels: ${flavour.instantiationLevels.map((l) => l.id).join(", ") || "none"})`,
-      "instantiationLevelId",
-    );
-    throw new DiagnosticError("invalid VM VNF request", bag.errors());
+  if (levelId !== undefined && !level) throw new DiagnosticError("invalid VM VNF request", [unknownLevel(flavour, levelId)]);
+  // What the component graph checks too (translators/graph): the same problems, the same codes.
+  bag.add(...unknownLinkTargets(flavour, request), ...vmProblems(flavour, request), ...unlinkedCps(flavour, request));
+  for (const vdu of flavour.vdus) {
+    const beyond = instantiateViolation(vdu, levelId);
+    if (beyond) bag.add(beyond);
   }
 
   const scaleLevels = resolveScaleLevels(flavour, level?.scaleInfo ?? {}, options.scaleLevels ?? {}, bag);
   const vdus: PlannedVdu[] = [];
-  for (const vdu of flavour.vdus) {
-    if (vdu.kind !== "compute") {
-      err(bag, "VNF_CONTAINER_VDU", `VDU \`${vdu.id}\` is a container workload: a VM VNF needs compute VDUs`);
-      continue;
-    }
-    vdus.push(planVdu(vdu, levelId, scaleLevels, bag));
-  }
+  for (const vdu of flavour.vdus) if (vdu.kind === "compute") vdus.push(planVdu(vdu, levelId, level?.scaleInfo ?? {}, scaleLevels, bag));
 
   const networks = planNetworks(flavour, request, bag);
   const extByCp = new Map<string, { linkId: string; configs: NonNullable<InstantiateVnfRequest["extVirtualLinks"]>[number]["extCps"][number]["cpConfig"] }>();
   for (const link of request.extVirtualLinks ?? []) {
     for (const ext of link.extCps) {
-      const cp = flavour.cps.find((c) => c.id === ext.cpdId);
-      if (!cp)
-        err(
-          bag,
-          "VNF_UNKNOWN_CP",
-          `extVirtualLinks[${link.id}]: cpdId \`${ext.cpdId}\` is not a CP of flavour \`${flavour.id}\` (CPs: ${flavour.cps.map((c) => c.id).join(", ")})`,
-          `extVirtualLinks.${link.id}.extCps`,
-        );
-      else extByCp.set(ext.cpdId, { linkId: link.id, configs: ext.cpConfig });
+      if (flavour.cps.some((c) => c.id === ext.cpdId)) extByCp.set(ext.cpdId, { linkId: link.id, configs: ext.cpConfig });
     }
   }
   for (const cpId of Object.keys(options.allowedAddressPairs ?? {})) {
     if (!flavour.cps.some((c) => c.id === cpId)) err(bag, "VNF_UNKNOWN_CP", `allowedAddressPairs: \`${cpId}\` is not a CP of flavour \`${flavour.id}\``);
-  }
-  for (const cp of flavour.cps) {
-    if (!extByCp.has(cp.id) && !cp.virtualLinkId) {
-      err(bag, "VNF_CP_UNCONNECTED", `CP \`${cp.id}\` is external but no extVirtualLinks entry names it as cpdId`, "extVirtualLinks");
-    }
   }
 
   const storages = [
@@ -200,8 +174,6 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
   const serverGroups: PlannedServerGroup[] = [];
   const groupOfVdu = new Map<string, string>();
   for (const rule of flavour.affinityRules) {
-    if (rule.scope !== "nfvi_node")
-      err(bag, "VNF_AFFINITY_SCOPE", `affinity rule \`${rule.id}\`: scope \`${rule.scope}\` is not supported by Nova server groups (only nfvi_node)`);
     serverGroups.push({ ruleId: rule.id, policy: rule.kind });
     for (const v of rule.vduIds) {
       if (groupOfVdu.has(v))
@@ -255,10 +227,10 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
       const volumes = storages
         .filter((s) => vdu.storageIds.includes(s.id) || (options.extraStorages ?? []).some((e) => e.id === s.id && e.vduIds.includes(vdu.id)))
         .map((s): PlannedVolume => (s.imageName ? { storageId: s.id, sizeGib: s.sizeGib, imageName: s.imageName } : { storageId: s.id, sizeGib: s.sizeGib }));
+      // A VDU without an image boots from its volume that has one (vmProblems: it has one).
       if (!vdu.swImage) {
         const boot = volumes.find((x) => x.imageName);
         if (boot) boot.boot = true;
-        else err(bag, "VNF_NO_IMAGE", `VDU \`${vdu.id}\` has no sw_image_data and no virtual storage with an image: nothing to boot`);
       }
       const vnfc: PlannedVnfc = { id: `${vdu.id}-${index}`, vduId: vdu.id, index, scaledOut: index >= pv.initialInstances, ports, volumes };
       const group = groupOfVdu.get(vdu.id);
@@ -305,16 +277,29 @@ function resolveScaleLevels(flavour: Flavour, fromLevel: Record<string, number>,
   return levels;
 }
 
-function planVdu(vdu: ComputeVdu, levelId: string | undefined, scaleLevels: Record<string, number>, bag: DiagnosticBag): PlannedVdu {
+/**
+ * Instances of a VDU: its count at the instantiation level (VduInstantiationLevels, what Tacker
+ * instantiates, even where initial delta plus scale_info says otherwise), plus the step deltas of
+ * every aspect scaled away from the level's scale_info.
+ */
+function planVdu(
+  vdu: ComputeVdu,
+  levelId: string | undefined,
+  levelScale: Record<string, number>,
+  scaleLevels: Record<string, number>,
+  bag: DiagnosticBag,
+): PlannedVdu {
   const atLevel = levelId !== undefined ? (vdu.instancesByLevel[levelId] ?? vdu.initialInstances) : vdu.initialInstances;
   let instances = atLevel;
   for (const s of vdu.scaling) {
     const lvl = scaleLevels[s.aspectId] ?? 0;
     const n = s.instancesByScaleLevel[lvl];
+    const from = s.instancesByScaleLevel[levelScale[s.aspectId] ?? 0];
     if (n === undefined) err(bag, "VNF_SCALE_LEVEL", `VDU \`${vdu.id}\`: aspect \`${s.aspectId}\` has no instance count for scale level ${lvl}`);
-    else instances = n;
+    else if (from !== undefined) instances += n - from;
   }
-  if (instances < vdu.minInstances || instances > vdu.maxInstances) {
+  // At the level's own count, the graph's INSTANCES_OUT_OF_RANGE (instantiateViolation) says it.
+  if (instances !== atLevel && (instances < vdu.minInstances || instances > vdu.maxInstances)) {
     err(bag, "VNF_INSTANCES_OUT_OF_PROFILE", `VDU \`${vdu.id}\`: ${instances} instances is outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
   }
   const pv: PlannedVdu = {
@@ -336,15 +321,6 @@ function planVdu(vdu: ComputeVdu, levelId: string | undefined, scaleLevels: Reco
 function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: DiagnosticBag): PlannedNetwork[] {
   const out: PlannedNetwork[] = [];
   const managed = new Map((request.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
-  for (const m of managed.values()) {
-    if (!flavour.vls.some((v) => v.id === m.vnfVirtualLinkDescId))
-      err(
-        bag,
-        "VNF_UNKNOWN_VL",
-        `extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``,
-        "extManagedVirtualLinks",
-      );
-  }
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
     const ipVersion = vl.ipVersion === "ipv6" ? 6 : 4;
@@ -356,12 +332,6 @@ function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: Dia
       out.push({ id: vl.id, external: true, resourceName: vl.networkName, ipVersion, dhcpEnabled: true });
       continue;
     }
-    if (!vl.cidr)
-      err(
-        bag,
-        "VNF_VL_NO_CIDR",
-        `internal virtual link \`${vl.id}\` has no l3_protocol_data.cidr: cannot create its subnet (or hand over a network with extManagedVirtualLinks)`,
-      );
     const n: PlannedNetwork = { id: vl.id, external: false, ipVersion, dhcpEnabled: vl.dhcpEnabled ?? true };
     if (vl.cidr) n.cidr = vl.cidr;
     if (vl.gatewayIp) n.gatewayIp = vl.gatewayIp;

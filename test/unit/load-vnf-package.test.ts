@@ -42,7 +42,7 @@ describe("loadVnfPackage", () => {
     expect((await loadVnfPackage(VALID_ZIP)).graph?.flavourId).toBe("simple");
     const other = await loadVnfPackage(VALID_ZIP, undefined, { flavourId: "nope" });
     expect(other.graph).toBeUndefined();
-    expect(other.diagnostics.map((d) => d.code)).toEqual(["REQUEST_MISMATCH"]);
+    expect(other.diagnostics.map((d) => d.code)).toEqual(["VNF_UNKNOWN_FLAVOUR"]);
   });
 
   it("a plan problem that names no file is located in the request file", async () => {
@@ -55,7 +55,7 @@ describe("loadVnfPackage", () => {
       }),
     );
     const loaded = await loadVnfPackage(HW3, bad);
-    expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([expect.objectContaining({ code: "REQUEST_MISMATCH", file: bad })]);
+    expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([expect.objectContaining({ code: "VNF_UNKNOWN_CP", file: bad })]);
   });
 
   it("an unusable request plans nothing: its errors, located, are the answer", async () => {

@@ -6,6 +6,7 @@
 import type { ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { Flavour } from "../tosca/model";
 import type { Diagnostic } from "../diagnostics";
+import { unknownLinkTargets } from "./request-checks";
 import type { GraphEdge, NetworkNode, PortNode } from "./types";
 
 export function networkNodes(
@@ -16,11 +17,7 @@ export function networkNodes(
   const nodes: (NetworkNode | PortNode)[] = [];
   const edges: GraphEdge[] = [];
   const managed = new Map((request?.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
-  const vlIds = new Set(flavour.vls.map((v) => v.id));
-  for (const m of managed.values()) {
-    if (!vlIds.has(m.vnfVirtualLinkDescId))
-      diagnostics.push(requestError(`extManagedVirtualLinks: \`${m.vnfVirtualLinkDescId}\` is not a virtual link of flavour \`${flavour.id}\``));
-  }
+  if (request) diagnostics.push(...unknownLinkTargets(flavour, request));
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
     const node: NetworkNode = {
@@ -47,11 +44,7 @@ export function networkNodes(
       external: true,
       resourceId: link.resourceId,
     });
-    for (const cp of link.extCps) {
-      if (!flavour.cps.some((c) => c.id === cp.cpdId))
-        diagnostics.push(requestError(`extVirtualLinks[${link.id}]: cpdId \`${cp.cpdId}\` is not a CP of flavour \`${flavour.id}\``));
-      extByCp.set(cp.cpdId, link);
-    }
+    for (const cp of link.extCps) extByCp.set(cp.cpdId, link);
   }
   for (const cp of flavour.cps) {
     const port: PortNode = { kind: "port", id: `port:${cp.id}`, label: cp.id, cpId: cp.id, vduId: cp.vduId, fixedAddresses: [] };
@@ -74,8 +67,4 @@ export function networkNodes(
     nodes.push(port);
   }
   return { nodes, edges };
-}
-
-export function requestError(message: string): Diagnostic {
-  return { severity: "error", code: "REQUEST_MISMATCH", message };
 }

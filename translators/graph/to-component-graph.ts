@@ -8,7 +8,9 @@ import type { InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { VnfModel } from "../tosca/model";
 import { chooseComponent } from "./choose-component";
 import { hookNodes } from "./hooks";
-import { networkNodes, requestError } from "./networks";
+import { networkNodes } from "./networks";
+import { flavourMismatch, unknownFlavour, unknownLevel } from "./request-checks";
+import { vmProblems } from "./vm-checks";
 import { serverGroupNodes } from "./server-groups";
 import type { ComponentGraph, GraphEdge, GraphNode } from "./types";
 import { instantiateViolation, vduNode, volumeNodes } from "./vdus";
@@ -34,18 +36,20 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
   const diagnostics: Diagnostic[] = [];
   const flavour = model.flavours.find((f) => f.id === flavourId);
   if (!flavour) {
-    diagnostics.push(requestError(`flavour \`${flavourId}\` does not exist (flavours: ${model.flavours.map((f) => f.id).join(", ") || "none"})`));
+    diagnostics.push(unknownFlavour(model.flavours, flavourId, request?.flavourId === flavourId));
     return { diagnostics };
   }
   if (request && request.flavourId !== flavourId) {
-    diagnostics.push(requestError(`the instantiate request is for flavour \`${request.flavourId}\`, not \`${flavourId}\``));
+    diagnostics.push(flavourMismatch(request, flavourId));
   }
   const levelId = request?.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
   if (levelId !== undefined && !flavour.instantiationLevels.some((l) => l.id === levelId)) {
-    diagnostics.push(requestError(`instantiation level \`${levelId}\` does not exist in flavour \`${flavourId}\``));
+    diagnostics.push(unknownLevel(flavour, levelId));
     return { diagnostics };
   }
   const { component, reason } = chooseComponent(flavour);
+  // The components that make VMs refuse what they cannot realise: translate says so too.
+  if (component !== "container-vnf") diagnostics.push(...vmProblems(flavour, request));
   const root = {
     kind: "component" as const,
     id: `component:${component}`,

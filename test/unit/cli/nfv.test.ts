@@ -208,7 +208,7 @@ describe("nfv translate", () => {
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.out)).toMatchObject({ vnf: null, flavours: [], graph: null });
     const unknown = await run("translate", HELLO, "--flavour", "nope", "--format", "mermaid");
-    expect(unknown).toMatchObject({ code: 1, out: "", err: expect.stringContaining("flavour `nope` does not exist") });
+    expect(unknown).toMatchObject({ code: 1, out: "", err: expect.stringContaining("VNF_UNKNOWN_FLAVOUR: flavourId `nope` is not a flavour") });
     expect((await run("translate", HELLO, "--format", "svg")).code).toBe(2);
   });
 });

@@ -2,44 +2,10 @@
  * Tacker's own corpus (../shared/vnf-packages/tacker-corpus): every package goes through what
  * `nfv validate` runs (translatePackage, default mode) and its verdict, accept (no error) or
  * refuse (an error), is compared with Tacker's in verdicts.tsv; `either` agrees both ways.
- * This test is the only reader of verdicts.tsv.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, it } from "vitest";
 import { translatePackage } from "../../../translators/tosca/translate";
-
-const CORPUS = join(__dirname, "../../../../shared/vnf-packages/tacker-corpus");
-
-interface Verdict {
-  id: string;
-  kind: string;
-  expected: "accept" | "refuse" | "either";
-}
-
-function verdicts(): Verdict[] {
-  return readFileSync(join(CORPUS, "verdicts.tsv"), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
-    .map((line) => {
-      const [id, kind, expected] = line.split("\t");
-      if (expected !== "accept" && expected !== "refuse" && expected !== "either") throw new Error(`verdicts.tsv: bad verdict ${expected} for ${id}`);
-      return { id, kind, expected };
-    });
-}
-
-/**
- * A single-file VNFD (kinds `legacy`, `single-file`) is stored in a directory named after it, next
- * to the type files it imports (long names cut short); Tacker was given the file, so is
- * `nfv validate`.
- */
-function target({ id, kind }: Verdict): string {
-  const dir = join(CORPUS, "packages", id);
-  if (kind !== "legacy" && kind !== "single-file") return dir;
-  const file = readdirSync(dir).find((f) => id.includes(f.replace(/\.ya?ml$/, "").slice(0, 30)));
-  if (!file) throw new Error(`${id}: no file of that name in ${dir}`);
-  return join(dir, file);
-}
+import { target, verdicts } from "./corpus";
 
 /**
  * Where we knowingly differ from Tacker: nowhere, so any difference fails the test. Until leniency

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { planHealOperation, planScaleOperation } from "../../../ops/operations";
 import { loadStackSettings } from "../../../stacks/settings";
 import { DiagnosticError } from "../../../translators/diagnostics";
@@ -146,7 +146,9 @@ describe("a kubernetes-cluster VNF in the stack config", () => {
         ["pulumi-nfv:vims"],
       );
       await program.deployStack();
-      await settle();
+      // The labels wait on the fake Nova's answers (real HTTP): longer than settle() on a loaded
+      // machine (a TypeError here in a full unit run beside .ci/run).
+      await vi.waitFor(() => expect(registered.filter((r) => /^k8sp-workerNode-\d-labels$/.test(r.name))).toHaveLength(2), { timeout: 10_000 });
       const one = (name: string) => registered.find((r) => r.name === name)!;
       expect(plain(one("k8sp-vnf-masterNode_server_group").inputs.policies)).toEqual(["soft-anti-affinity"]);
       expect(plain(one("k8sp-vnf-workerNode_server_group").inputs.policies)).toEqual(["anti-affinity"]);

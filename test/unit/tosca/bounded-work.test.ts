@@ -23,12 +23,12 @@ import { parseYaml } from "../../../translators/yaml/located-yaml";
 describe("the position-keeping YAML pass", () => {
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: v${i}`).join("\n") + "\n";
 
-  it("is linear in the keys of one mapping: 40k keys parsed and every key located within seconds", () => {
+  // No clock in the assertion (a loaded CI machine is no measure): quadratic work on 40k keys is
+  // over a billion steps, which the test's timeout stops; linear work takes about a second.
+  it("is linear in the keys of one mapping: 40k keys parsed and every key located within the timeout", () => {
     const text = keys(40_000);
-    const t = performance.now();
     const doc = parseYaml(text, "big.yaml").documents[0];
-    for (let i = 0; i < 40_000; i++) doc.location([`k${i}`]);
-    expect(performance.now() - t).toBeLessThan(6_000);
+    for (let i = 0; i < 40_000; i++) expect(doc.location([`k${i}`])?.line).toBe(i + 1);
     expect(doc.location(["k39999"])).toMatchObject({ line: 40_000, column: 9 });
   }, 30_000);
 

@@ -28,7 +28,10 @@ function flavour(over: Partial<Flavour> = {}): Flavour {
     id: "simple",
     description: "",
     file: "f.yaml",
-    vdus: [compute("VDU1", { storageIds: ["Vol1"], swImage: { name: "cirros", version: "0.5" } }), compute("VDU2")],
+    vdus: [
+      compute("VDU1", { storageIds: ["Vol1"], swImage: { name: "cirros", version: "0.5" } }),
+      compute("VDU2", { swImage: { name: "cirros", version: "0.5" } }),
+    ],
     storages: [{ id: "Vol1", sizeGib: 2 }],
     cps: [
       { id: "CP1", vduId: "VDU1", layerProtocols: ["ipv4"], externalRequirement: "virtual_link_external", order: 0 },
@@ -160,16 +163,29 @@ describe("toComponentGraph", () => {
       extManagedVirtualLinks: [{ id: "m", vnfVirtualLinkDescId: "VL9", resourceId: "r" }],
     };
     const { diagnostics } = planComponentGraph(model(flavour()), "simple", bad);
-    expect(diagnostics.map((d) => d.message)).toEqual([
-      "the instantiate request is for flavour `other`, not `simple`",
-      "extManagedVirtualLinks: `VL9` is not a virtual link of flavour `simple`",
-      "extVirtualLinks[n]: cpdId `CP9` is not a CP of flavour `simple`",
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["REQUEST_MISMATCH", "the instantiate request is for flavour `other`, not `simple`"],
+      ["VNF_UNKNOWN_VL", "extManagedVirtualLinks: `VL9` is not a virtual link of flavour `simple`"],
+      ["VNF_UNKNOWN_CP", "extVirtualLinks[n]: cpdId `CP9` is not a CP of flavour `simple` (CPs: CP1, CP2)"],
     ]);
     expect(() => toComponentGraph(model(flavour()), "simple", bad)).toThrow(DiagnosticError);
-    expect(() => toComponentGraph(model(flavour()), "nope")).toThrow(/flavour `nope` does not exist/);
-    expect(planComponentGraph(model(flavour()), "simple", { flavourId: "simple", instantiationLevelId: "huge" }).diagnostics[0].message).toContain(
-      "`huge` does not exist",
-    );
+    expect(() => toComponentGraph(model(flavour()), "nope")).toThrow(/VNF_UNKNOWN_FLAVOUR: flavourId `nope` is not a flavour of the VNFD \(flavours: simple\)/);
+    expect(planComponentGraph(model(flavour()), "simple", { flavourId: "simple", instantiationLevelId: "huge" }).diagnostics[0]).toMatchObject({
+      code: "VNF_UNKNOWN_LEVEL",
+      path: "instantiationLevelId",
+    });
+  });
+
+  it("refuses what the VM components cannot realise, as they do: no image, no CIDR, an affinity scope Nova lacks", () => {
+    const f = flavour({
+      vdus: [compute("VDU1", { storageIds: ["Vol1"] }), compute("VDU2", { swImage: { name: "cirros", version: "0.5" } })],
+      vls: [{ id: "VL1", layerProtocols: ["ipv4"], bitrateByLevel: {} }],
+      affinityRules: [{ id: "zone_rule", kind: "anti-affinity", scope: "zone", targets: ["VDU2"], vduIds: ["VDU2"] }],
+    });
+    const own = { ...request, extManagedVirtualLinks: [] };
+    expect(planComponentGraph(model(f), "simple", own).diagnostics.map((d) => d.code)).toEqual(["VNF_NO_IMAGE", "VNF_VL_NO_CIDR", "VNF_AFFINITY_SCOPE"]);
+    // A VL handed over by extManagedVirtualLinks needs no CIDR.
+    expect(planComponentGraph(model(f), "simple", request).diagnostics.map((d) => d.code)).toEqual(["VNF_NO_IMAGE", "VNF_AFFINITY_SCOPE"]);
   });
 
   it("is pure: the same input gives the same graph and the model is not changed", () => {

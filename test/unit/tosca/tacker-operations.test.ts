@@ -52,8 +52,10 @@ describe("instances outside vdu_profile", () => {
 
   it("refuse the instantiation at that level, not at the default one", () => {
     const model = translateSource(memory(narrow)).model!;
-    const refused = planComponentGraph(model, "simple", { flavourId: "simple", instantiationLevelId: "large" });
-    expect(refused.diagnostics).toEqual([
+    // The counts only: this package's VDUs have no image, which the graph refuses too (VNF_NO_IMAGE).
+    const counts = (levelId: string) =>
+      planComponentGraph(model, "simple", { flavourId: "simple", instantiationLevelId: levelId }).diagnostics.filter((d) => d.code.startsWith("INSTANCES_"));
+    expect(counts("large")).toEqual([
       expect.objectContaining({
         severity: "error",
         code: "INSTANCES_OUT_OF_RANGE",
@@ -62,7 +64,7 @@ describe("instances outside vdu_profile", () => {
         message: "cannot instantiate: VDU `VDU1` would have 3 instance(s) at instantiation level `large`, outside vdu_profile [1, 2]",
       }),
     ]);
-    expect(planComponentGraph(model, "simple", { flavourId: "simple", instantiationLevelId: "small" }).diagnostics).toEqual([]);
+    expect(counts("small")).toEqual([]);
   });
 
   it("refuse the scale that reaches them, located; one step less is planned", () => {
