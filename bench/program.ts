@@ -38,7 +38,8 @@ function packageOfSize(dir: string, n: number): { pkg: string; request: string }
       .replace("max_number_of_instances: 20", `max_number_of_instances: ${n}`)
       .replace("max_scale_level: 19", `max_scale_level: ${n - 1}`)
       .replace(/scale_level: 19$/m, `scale_level: ${n - 1}`)
-      .replace("number_of_instances: 20", `number_of_instances: ${n}`),
+      // Anchored: once the line above is replaced, "max_number_of_instances: 2000" holds this text too.
+      .replace(/^(\s+)number_of_instances: 20$/m, `$1number_of_instances: ${n}`),
   );
   const request = join(dir, "request.json");
   writeFileSync(request, readFileSync(join(FIXTURES, "bench_level20.json"), "utf8").replace("LAB_NET_ID", "net-0"));
