@@ -20,8 +20,8 @@ const ROOT = path.resolve(__dirname, "../..");
  */
 export async function packTarball(dest: string): Promise<string> {
   if (process.env.NFV_PACKED_TARBALL) return process.env.NFV_PACKED_TARBALL;
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dest], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  return path.join(dest, (JSON.parse(stdout) as { filename: string }[])[0].filename);
+  const { stdout } = await run(path.join(ROOT, "tools/pack"), [dest], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout.trim();
 }
 
 /** The tarball unpacked as `app`'s `node_modules/pulumi-nfv`, the other dependencies linked: the installed directory. */
