@@ -5,19 +5,12 @@
  */
 import type { ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { Flavour } from "../tosca/model";
-import type { Diagnostic } from "../diagnostics";
-import { unknownLinkTargets } from "./request-checks";
 import type { GraphEdge, NetworkNode, PortNode } from "./types";
 
-export function networkNodes(
-  flavour: Flavour,
-  request: InstantiateVnfRequest | undefined,
-  diagnostics: Diagnostic[],
-): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
+export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | undefined): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
   const nodes: (NetworkNode | PortNode)[] = [];
   const edges: GraphEdge[] = [];
   const managed = new Map((request?.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
-  if (request) diagnostics.push(...unknownLinkTargets(flavour, request));
   for (const vl of flavour.vls) {
     const m = managed.get(vl.id);
     const node: NetworkNode = {

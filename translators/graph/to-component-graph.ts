@@ -9,7 +9,7 @@ import type { VnfModel } from "../tosca/model";
 import { chooseComponent } from "./choose-component";
 import { hookNodes } from "./hooks";
 import { networkNodes } from "./networks";
-import { flavourMismatch, unknownFlavour, unknownLevel } from "./request-checks";
+import { flavourMismatch, unknownFlavour, unknownLevel, unknownLinkTargets } from "./request-checks";
 import { vmProblems } from "./vm-checks";
 import { serverGroupNodes } from "./server-groups";
 import type { ComponentGraph, GraphEdge, GraphNode } from "./types";
@@ -47,6 +47,7 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
     diagnostics.push(unknownLevel(flavour, levelId));
     return { diagnostics };
   }
+  if (request) diagnostics.push(...unknownLinkTargets(flavour, request));
   const { component, reason } = chooseComponent(flavour);
   // The components that make VMs refuse what they cannot realise: translate says so too.
   if (component !== "container-vnf") diagnostics.push(...vmProblems(flavour, request));
@@ -64,7 +65,7 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
     const beyond = instantiateViolation(vdu, levelId);
     if (beyond) diagnostics.push(beyond);
   }
-  for (const part of [volumeNodes(flavour), networkNodes(flavour, request, diagnostics), serverGroupNodes(flavour), hookNodes(flavour)]) {
+  for (const part of [volumeNodes(flavour), networkNodes(flavour, request), serverGroupNodes(flavour), hookNodes(flavour)]) {
     nodes.push(...part.nodes);
     edges.push(...part.edges);
   }

@@ -8,27 +8,27 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { StopSignals } from "../../../cli/stop-signals";
 
 let dir = "";
 let signals: StopSignals | undefined;
+/** The fake pulumi's pid, once it runs. */
+const fakePid = () => (dir !== "" && existsSync(path.join(dir, "pid")) ? Number(readFileSync(path.join(dir, "pid"), "utf8")) : undefined);
 afterEach(() => {
   signals?.dispose();
-  if (existsSync(path.join(dir, "pid"))) {
+  signals = undefined;
+  const pid = fakePid();
+  if (pid !== undefined) {
     try {
-      process.kill(Number(readFileSync(path.join(dir, "pid"), "utf8")), "SIGKILL");
+      process.kill(pid, "SIGKILL");
     } catch {
       // already gone
     }
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  dir = "";
 });
-
-const until = async (what: string, check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!check()) throw new Error(`not seen in 5 s: ${what}`);
-};
 
 describe("StopSignals", () => {
   it("a SIGTERM while a pulumi command runs: the first resolves, a second is reported, the process lives on", async () => {
@@ -43,21 +43,19 @@ describe("StopSignals", () => {
     const repeats: string[] = [];
     signals = new StopSignals((s) => repeats.push(s));
     const running = ws.whoAmI().catch(() => "ended");
-    await until("the fake pulumi running", () => existsSync(path.join(dir, "pid")));
+    await vi.waitFor(() => expect(fakePid()).toBeDefined(), { timeout: 5_000 });
 
     process.kill(process.pid, "SIGTERM");
     expect(await signals.first).toBe("SIGTERM");
     process.kill(process.pid, "SIGINT");
-    await until("the second signal reported", () => repeats.length === 1);
-    expect(repeats).toEqual(["SIGINT"]);
+    await vi.waitFor(() => expect(repeats).toEqual(["SIGINT"]), { timeout: 5_000 });
     // The pulumi command was left to run: signal-exit did not take the process down with it.
-    expect(() => process.kill(Number(readFileSync(path.join(dir, "pid"), "utf8")), 0)).not.toThrow();
-    process.kill(Number(readFileSync(path.join(dir, "pid"), "utf8")), "SIGKILL");
+    expect(() => process.kill(fakePid()!, 0)).not.toThrow();
+    process.kill(fakePid()!, "SIGKILL");
     expect(await running).toBe("ended");
   });
 
   it("dispose removes its listeners", () => {
-    dir = mkdtempSync(path.join(tmpdir(), "nfv-stop-signals-"));
     const counts = () => [process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")];
     const before = counts();
     const s = new StopSignals(() => undefined);

@@ -6,6 +6,7 @@
  * server groups are exactly the servers, ports, networks and subnets, volumes and server groups
  * registered. The request links every external CP to a network of its own, as an operator's does.
  */
+import { join } from "node:path";
 import * as openstack from "@pulumi/openstack";
 import { beforeAll, expect, it } from "vitest";
 import type { ComponentGraph, GraphNode } from "../../../translators/graph/types";
@@ -15,7 +16,6 @@ import { loadVnfPackage } from "../../../translators/load-vnf-package";
 import { installVnfMocks } from "../vnf/vnf-mocks";
 import { settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import { SHARED_PACKAGES, target, verdicts } from "./corpus";
-import { join } from "node:path";
 
 let registered: Registered[];
 let invoked: { token: string; inputs: Record<string, unknown> }[];
