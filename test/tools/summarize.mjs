@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Prints "N passed, N failed, N skipped" over test reports, the closing line CI reads:
-// vitest JSON reports (*.json) and TAP streams (*.tap, e.g. bats).
+// Prints "N passed, N failed, N skipped" over test reports, the closing line CI reads, after one
+// line per failing test (file, test, the first line of its error): CI shows only the log's tail.
+// Reads vitest JSON reports (*.json) and TAP streams (*.tap, e.g. bats).
 import { existsSync, readFileSync } from "node:fs";
+import { relative } from "node:path";
 
 let passed = 0;
-let failed = 0;
 let skipped = 0;
+const failures = [];
+
+const firstLine = (text) => (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim().slice(0, 300) ?? "";
+
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
     console.error(`summarize: no report at ${file}`);
@@ -17,16 +22,21 @@ for (const file of process.argv.slice(2)) {
     for (const line of text.split("\n")) {
       if (/^ok \d+.*# skip/i.test(line)) skipped++;
       else if (/^ok \d+/.test(line)) passed++;
-      else if (/^not ok \d+/.test(line)) failed++;
+      else if (/^not ok \d+/.test(line)) failures.push(`${file}: ${line}`);
     }
   } else {
     const report = JSON.parse(text);
     passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    // A file that failed outside its tests (a hook: an integration file's canary scan, a setup
-    // that threw) counts as one failure, or the closing line would say 0 failed.
-    failed += (report.testResults ?? []).filter((r) => r.status === "failed" && !(r.assertionResults ?? []).some((a) => a.status === "failed")).length;
     skipped += report.numPendingTests + report.numTodoTests;
+    for (const result of report.testResults ?? []) {
+      const name = relative(process.cwd(), result.name);
+      const failed = (result.assertionResults ?? []).filter((a) => a.status === "failed");
+      for (const a of failed) failures.push(`${name} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+      // A file that failed outside its tests (a hook: an integration file's canary scan, a setup
+      // that threw) counts as one failure, or the closing line would say 0 failed.
+      if (result.status === "failed" && failed.length === 0) failures.push(`${name} (outside its tests): ${firstLine(result.message)}`);
+    }
   }
 }
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+for (const failure of failures) console.log(`FAILED ${failure}`);
+console.log(`${passed} passed, ${failures.length} failed, ${skipped} skipped`);
