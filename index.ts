@@ -8,10 +8,14 @@
  */
 
 import { redactSdkDebugLog } from "./components/sdk-debug-log";
+import { skipSdkPromiseStacks } from "./components/sdk-promise-stacks";
 
 // Before a program using the components registers anything: the Pulumi SDK's debug messages would
-// carry every secret of their resources into the engine's event log (components/sdk-debug-log.ts).
+// carry every secret of their resources into the engine's event log (components/sdk-debug-log.ts),
+// and its promise wrapper would format a stack trace that no one reads for each of its promises
+// (components/sdk-promise-stacks.ts).
 redactSdkDebugLog();
+skipSdkPromiseStacks();
 
 // Package → model → plan.
 export { loadVnfPackage, type LoadVnfPackageOptions, type LoadedVnfPackage } from "./translators/load-vnf-package";

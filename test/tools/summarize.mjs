@@ -9,7 +9,12 @@ let passed = 0;
 let skipped = 0;
 const failures = [];
 
-const firstLine = (text) => (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim().slice(0, 300) ?? "";
+const firstLine = (text) =>
+  (text ?? "")
+    .split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim()
+    .slice(0, 300) ?? "";
 
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {

@@ -27,7 +27,12 @@ it("names each failing test, a file that failed outside its tests and a failing 
           { status: "failed", fullName: "a > heals", failureMessages: ["\nAssertionError: expected 1 to be 2\n    at a.test.ts:3"] },
         ],
       },
-      { name: join(process.cwd(), "test/integration/b.test.ts"), status: "failed", message: "canary hits: 1\nmore", assertionResults: [{ status: "passed", fullName: "b" }] },
+      {
+        name: join(process.cwd(), "test/integration/b.test.ts"),
+        status: "failed",
+        message: "canary hits: 1\nmore",
+        assertionResults: [{ status: "passed", fullName: "b" }],
+      },
       { name: join(process.cwd(), "test/integration/c.test.ts"), status: "passed", assertionResults: [{ status: "pending", fullName: "c" }] },
     ],
   };
