@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The lab's VM-host agent (lab/openstack/vmhost-agent) with Nova's list and the host operations
-# replaced by fakes: its reaper removes a deleted server's host while the loop is busy making
-# another, never a host the loop is working on; and a removed host leaves the network first.
+# replaced by fakes: its reaper removes a deleted or rebuilt server's host while the loop is busy
+# making another, never a host the loop is working on; and a removed host leaves the network first.
 
 AGENT="$BATS_TEST_DIRNAME/../../lab/openstack/vmhost-agent"
 
@@ -22,8 +22,10 @@ exec(sys.argv[3])
 EOF
 }
 
-@test "vmhost-agent: a deleted server's host goes while the loop is still making another host" {
-  run agent_py '
+# The reaper against a loop busy making another host, while Nova does CHANGE (Python on the dict
+# `nova`) to server "old".
+reap_while_making() {
+  CHANGE="$1" agent_py '
 import os, shutil, threading
 making, removed = threading.Event(), threading.Event()
 live = lambda sid, at: {"id": sid, "status": "ACTIVE", "OS-SRV-USG:launched_at": at, "addresses": {}}
@@ -54,15 +56,29 @@ def run_loop():
 loop = threading.Thread(target=run_loop)
 loop.start()
 assert making.wait(30), "the loop never made a host"
-del nova["old"]  # Nova deletes it while the loop is busy with "other"
+exec(os.environ["CHANGE"])  # while the loop is busy with "other"
 loop.join(60)
 agent.stop = True
 print("host left:", os.path.exists(agent.hdir("old")))
 '
+}
+
+@test "vmhost-agent: a deleted server's host goes while the loop is still making another host" {
+  run reap_while_making 'del nova["old"]'
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == *"destroyed old while making yes"* ]]
   [[ "$output" == *"loop: stop here"* ]]
+  [[ "$output" == *"host left: False"* ]]
+  [ "$(grep -c destroyed <<<"$output")" -eq 1 ]
+}
+
+@test "vmhost-agent: a rebuilt server's host (a new launched_at) goes while the loop is still making another host" {
+  run reap_while_making 'nova["old"]["OS-SRV-USG:launched_at"] = "t2"'
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"reaper: server old rebuilt"* ]]
+  [[ "$output" == *"destroyed old while making yes"* ]]
   [[ "$output" == *"host left: False"* ]]
   [ "$(grep -c destroyed <<<"$output")" -eq 1 ]
 }
