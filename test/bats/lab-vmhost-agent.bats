@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The lab's VM-host agent (lab/openstack/vmhost-agent) with Nova's list and the host operations
 # replaced by fakes: its reaper removes a deleted or rebuilt server's host while the loop is busy
-# making another, never a host the loop is working on; and a removed host leaves the network first.
+# making another, never a host the loop is working on; and removed hosts leave the network first, all
+# of them before any is torn down.
 
 AGENT="$BATS_TEST_DIRNAME/../../lab/openstack/vmhost-agent"
 
@@ -77,13 +78,13 @@ old_host_reaped_while_making() {
 @test "vmhost-agent: a deleted server's host goes while the loop is still making another host" {
   run reap_while_making 'del nova["old"]'
   old_host_reaped_while_making
-  [[ "$output" == *"reaper: server old deleted"* ]]
+  [[ "$output" == *"server old deleted: its host goes"* ]]
 }
 
 @test "vmhost-agent: a rebuilt server's host (a new launched_at) goes while the loop is still making another host" {
   run reap_while_making 'nova["old"]["OS-SRV-USG:launched_at"] = "t2"'
   old_host_reaped_while_making
-  [[ "$output" == *"reaper: server old rebuilt"* ]]
+  [[ "$output" == *"server old rebuilt: its host goes"* ]]
 }
 
 @test "vmhost-agent: the reaper leaves a host the loop has claimed, and takes it once released" {
@@ -133,4 +134,30 @@ print("dir left:", os.path.exists(agent.hdir("s1")))
   calls="$(grep '^call: ' <<<"$output")"
   [ "$calls" = "$(printf 'call: %s\n' "ip link delete vhs10" "ip link delete vhs11" "NODE down vmh-s1" "ip netns delete vmh-s1")" ]
   [[ "$output" == *"dir left: False"* ]]
+}
+
+@test "vmhost-agent: the hosts of servers deleted together are all off the network before any node is stopped" {
+  run agent_py '
+import os
+calls = []
+vmhost.sh = lambda *args, check=True, **kw: calls.append(" ".join(args)) or type("R", (), {"returncode": 0, "stdout": ""})()
+for sid in ("s1", "s2", "s3"):
+    os.makedirs(agent.hdir(sid))
+    agent.save({"server_id": sid, "node": f"vmh-{sid}", "netns": f"vmh-{sid}", "root": None, "volumes": {}, "routes": [],
+                "ports": [{"veth": f"v{sid}", "ifname": "eth0", "ips": []}]})
+agent.servers = lambda conn=None: []
+agent.reap()
+for c in calls:
+    print("call:", c.replace(vmhost.NODE, "NODE"))
+print("left:", sorted(agent.known()))
+'
+  echo "$output"
+  [ "$status" -eq 0 ]
+  first_down="$(grep -n '^call: NODE down' <<<"$output" | head -1 | cut -d: -f1)"
+  last_unplug="$(grep -n '^call: ip link delete vs3$' <<<"$output" | head -1 | cut -d: -f1)"
+  [ -n "$first_down" ] && [ -n "$last_unplug" ]
+  [ "$last_unplug" -lt "$first_down" ]
+  [ "$(grep -c '^call: NODE down' <<<"$output")" -eq 3 ]
+  [[ "$output" == *"server s3 deleted: its host goes"* ]]
+  [[ "$output" == *"left: []"* ]]
 }

@@ -1,6 +1,6 @@
 /**
  * test/tools/summarize.mjs, the closing lines of `npm run test:all`: CI shows only the log's tail,
- * so each failing test is named there (file, test, its error's first line) above the count.
+ * so each failing test is named there (file, test, its error's first line and first `error:` line) above the count.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +25,11 @@ it("names each failing test, a file that failed outside its tests and a failing 
         assertionResults: [
           { status: "passed", fullName: "a works" },
           { status: "failed", fullName: "a > heals", failureMessages: ["\nAssertionError: expected 1 to be 2\n    at a.test.ts:3"] },
+          {
+            status: "failed",
+            fullName: "a > ups",
+            failureMessages: ["CommandError: code: -2\n stdout: Updating\n stderr: Command failed\nerror: update failed\nerror: second\n    at cmd.js:1"],
+          },
         ],
       },
       {
@@ -41,8 +46,9 @@ it("names each failing test, a file that failed outside its tests and a failing 
   const out = execFileSync("node", ["test/tools/summarize.mjs", join(dir, "r.json"), join(dir, "s.tap")], { encoding: "utf8" });
   expect(out.trimEnd().split("\n")).toEqual([
     "FAILED test/integration/a.test.ts > a > heals: AssertionError: expected 1 to be 2",
+    "FAILED test/integration/a.test.ts > a > ups: CommandError: code: -2 … error: update failed",
     "FAILED test/integration/b.test.ts (outside its tests): canary hits: 1",
     `FAILED ${join(dir, "s.tap")}: not ok 2 two breaks`,
-    "3 passed, 3 failed, 2 skipped",
+    "3 passed, 4 failed, 2 skipped",
   ]);
 });
