@@ -14,6 +14,10 @@
  *   `openstack stack resource mark unhealthy` + `openstack stack update --existing --wait`);
  * - destroy/delete, for completeness.
  *
+ * Every Pulumi run also says where its seconds went (bench/step-budget, from the run's step events;
+ * the heal's through `nfv heal --event-log`): before the first step, each kind of step beside the
+ * openstack provider's fixed wait, idle time between steps, and after the last step.
+ *
  * Both sides end at the same point: every server ACTIVE in Nova (Pulumi's openstack provider and
  * Heat's OS::Nova::Server both wait for it). Between measurements the bench waits until the lab's
  * VM-host agent has caught up (it makes a network namespace and root filesystem for every ACTIVE
@@ -30,7 +34,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { keystoneSession } from "../clients/openstack";
+import { stepEvent, type StepEvent } from "../cli/event-log";
+import { describeBudget, stepBudget } from "./step-budget";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
@@ -401,36 +408,57 @@ async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: strin
   });
 }
 
-async function pulumiUp(p: BenchStack, n: number): Promise<number> {
-  const t = performance.now();
-  const r = await p.stack.up({ color: "never" });
-  const seconds = (performance.now() - t) / 1000;
-  if (r.summary.result !== "succeeded") throw new Error(`pulumi up: ${r.summary.result}`);
-  const servers = await benchServers(`bench${n}-`);
-  if (servers.length !== n || servers.some((s) => s.status !== "ACTIVE")) throw new Error(`pulumi up: ${servers.length} servers, want ${n} ACTIVE`);
-  return seconds;
+/** A Pulumi run's seconds, and where they went (bench/step-budget). */
+interface Timed {
+  seconds: number;
+  budget: string[];
 }
 
-async function pulumiHeal(p: BenchStack, n: number): Promise<number> {
+/** Times `run`, given an `onEvent` collecting its step events; with what it returned. */
+async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T>): Promise<Timed & { result: T }> {
+  const events: StepEvent[] = [];
+  const start = Date.now();
+  const result = await run((e) => {
+    const step = stepEvent(e, Date.now());
+    if (step) events.push(step);
+  });
+  const end = Date.now();
+  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)), result };
+}
+
+async function pulumiUp(p: BenchStack, n: number): Promise<Timed> {
+  const timed = await budgeted(async (onEvent) => {
+    const r = await p.stack.up({ color: "never", onEvent });
+    if (r.summary.result !== "succeeded") throw new Error(`pulumi up: ${r.summary.result}`);
+  });
+  const servers = await benchServers(`bench${n}-`);
+  if (servers.length !== n || servers.some((s) => s.status !== "ACTIVE")) throw new Error(`pulumi up: ${servers.length} servers, want ${n} ACTIVE`);
+  return timed;
+}
+
+async function pulumiHeal(p: BenchStack, n: number, work: string): Promise<Timed> {
   const vnf = `bench${n}`;
   const old = (await benchServers(`${vnf}-${HEAL_VNFC}`))[0].id;
   const oldPorts = await portsOf(old);
-  const t = performance.now();
+  const eventLog = join(work, `heal-${n}.jsonl`);
+  const start = Date.now();
   // the CLI as an operator runs it, in its own process (its build of this bench)
-  const r = spawnSync(process.execPath, [NFV_CLI, "heal", "--stack", p.name, "--vnf", vnf, "--vnfc", HEAL_VNFC, "--cwd", REPO], {
+  const r = spawnSync(process.execPath, [NFV_CLI, "heal", "--stack", p.name, "--vnf", vnf, "--vnfc", HEAL_VNFC, "--event-log", eventLog, "--cwd", REPO], {
     env: { ...process.env, ...p.env },
     encoding: "utf8",
   });
-  const seconds = (performance.now() - t) / 1000;
+  const end = Date.now();
   if (r.status !== 0) throw new Error(`nfv heal exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
   await checkReplaced(old, oldPorts, `${vnf}-`);
-  return seconds;
+  const events = readFileSync(eventLog, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StepEvent);
+  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)) };
 }
 
-async function pulumiDestroy(p: BenchStack): Promise<number> {
-  const t = performance.now();
-  await p.stack.destroy({ color: "never" });
-  return (performance.now() - t) / 1000;
+async function pulumiDestroy(p: BenchStack): Promise<Timed> {
+  return budgeted((onEvent) => p.stack.destroy({ color: "never", onEvent }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,6 +469,15 @@ interface Row {
   pulumi?: number;
   heat?: number;
   note?: string;
+  /** Where the Pulumi run's seconds went. */
+  budget?: string[];
+}
+
+/** Records a Pulumi run on its row; its seconds. */
+function record(row: Row, timed: Timed): number {
+  row.pulumi = timed.seconds;
+  row.budget = timed.budget;
+  return timed.seconds;
 }
 
 async function runSize(n: number, lab: LabSession, state: string, resources: Facts, work: string, rows: Row[], sampler: MemSampler): Promise<void> {
@@ -456,21 +493,16 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
     const p = await pulumiOpen(n, lab.facts, resources, work);
     try {
       log(`pulumi up, ${n} servers`);
-      deploy.pulumi = await pulumiUp(p, n);
-      log(`pulumi up: ${secs(deploy.pulumi * 1000)} s`);
+      log(`pulumi up: ${secs(record(deploy, await pulumiUp(p, n)) * 1000)} s`);
       await quiesce(state, `bench${n}-`);
-      const t = performance.now();
-      const again = await p.stack.up({ color: "never" });
-      noop.pulumi = (performance.now() - t) / 1000;
-      const changed = Object.entries(again.summary.resourceChanges ?? {}).filter(([op, k]) => op !== "same" && (k ?? 0) > 0);
+      const again = await budgeted((onEvent) => p.stack.up({ color: "never", onEvent }));
+      const changed = Object.entries(again.result.summary.resourceChanges ?? {}).filter(([op, k]) => op !== "same" && (k ?? 0) > 0);
       if (changed.length > 0) throw new Error(`a second pulumi up changed ${JSON.stringify(changed)}`);
-      log(`pulumi up with no change: ${secs(noop.pulumi * 1000)} s`);
-      heal.pulumi = await pulumiHeal(p, n);
-      healCli.pulumi = heal.pulumi;
-      log(`nfv heal --vnfc ${HEAL_VNFC}: ${secs(heal.pulumi * 1000)} s`);
+      log(`pulumi up with no change: ${secs(record(noop, again) * 1000)} s`);
+      healCli.pulumi = record(heal, await pulumiHeal(p, n, work));
+      log(`nfv heal --vnfc ${HEAL_VNFC}: ${secs(healCli.pulumi * 1000)} s`);
       await quiesce(state, `bench${n}-`);
-      destroy.pulumi = await pulumiDestroy(p);
-      log(`pulumi destroy: ${secs(destroy.pulumi * 1000)} s`);
+      log(`pulumi destroy: ${secs(record(destroy, await pulumiDestroy(p)) * 1000)} s`);
       await quiesce(state, `bench${n}-`);
     } finally {
       await p.stack.destroy({ color: "never" }).catch(() => undefined);
@@ -548,6 +580,8 @@ async function main(): Promise<void> {
     const out: string[] = [];
     out.push(table(rows));
     for (const r of rows.filter((x) => x.note)) out.push(`note (${r.op}): ${r.note}`);
+    out.push("", "where the Pulumi seconds went (step events of each run; the provider's fixed waits are its StateChangeConf delays):");
+    for (const r of rows.filter((x) => x.budget)) out.push(`${r.op}, ${r.budget![0]}`, ...r.budget!.slice(1));
     out.push("up with no change: Pulumi's fixed cost of a run (program, plugins, diff of every resource; no refresh); Heat has no such step");
     out.push(
       "both heal rows: the Pulumi column is the same `nfv heal` run; the Heat rows are Tacker's way through the API (heatclient) and the literal openstack CLI commands (3-4 s client start-up each, --wait polls)",

@@ -1,9 +1,10 @@
 /** The end of `nfv scale`, `heal`, `change-ext-conn`, `terminate` and `rollback`: config written, then `up` or a preview. */
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import type { Operation } from "../ops/operations";
 import { clearRollbackPoint, readRollbackPoint, saveRollbackPoint } from "../ops/rollback";
 import { applyConfigChanges, restoreSettings, snapshotSettings, type SettingsSnapshot } from "../ops/stack-state";
 import { DiagnosticError } from "../translators/diagnostics";
+import { stepEventLogger } from "./event-log";
 import { EXIT_OK, EXIT_PROBLEMS, type Io } from "./io";
 
 export function describeError(e: unknown): string {
@@ -15,24 +16,26 @@ export function describeError(e: unknown): string {
  * a diff preview, and the settings file is put back whatever the preview did. A failed `up` keeps
  * the changes (running `up` again retries the operation) and keeps the settings file as it was
  * before as the stack's rollback point (`nfv rollback`); a successful one removes a stale point.
+ * `eventLog`: a file for the step events of the `up` (`--event-log`, cli/event-log).
  */
-export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io): Promise<number> {
-  return runSteps(stack, [op], preview, command, io);
+export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
+  return runSteps(stack, [op], preview, command, io, eventLog);
 }
 
 /**
  * `runOperation` for an operation of several steps (`nfv change-vnfpkg`, batch by batch): each
  * step's changes written, then its `up`. A failed step stops there; the rollback point is the
  * settings file as it was before the first step, so `nfv rollback` undoes every step. `preview`
- * shows the first step's diff.
+ * shows the first step's diff. The event log holds every step's `up`.
  */
-export async function runSteps(stack: Stack, steps: Operation[], preview: boolean, command: string, io: Io): Promise<number> {
+export async function runSteps(stack: Stack, steps: Operation[], preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
   const before = await snapshotSettings(stack);
+  const onEvent = preview ? undefined : stepEventLogger(eventLog);
   for (const [i, step] of steps.entries()) {
     await applyConfigChanges(stack, step.configChanges);
     if (preview) return previewThenRestore(stack, step.replace, before, command, io);
     try {
-      await upThenClearPoint(stack, step.replace, io, steps.length > 1 ? `step ${i + 1} of ${steps.length} ` : "");
+      await upThenClearPoint(stack, step.replace, io, onEvent, steps.length > 1 ? `step ${i + 1} of ${steps.length} ` : "");
     } catch (e) {
       saveRollbackPoint(stack, command, before);
       const which = steps.length > 1 ? `step ${i + 1} of ${steps.length}: ` : "";
@@ -51,7 +54,7 @@ export async function runSteps(stack: Stack, steps: Operation[], preview: boolea
  * deletes what the failed operation half-made; the point is removed once `up` succeeds. With
  * `preview`, the diff of that, and the settings file as it is now put back.
  */
-export async function runRollback(stack: Stack, preview: boolean, io: Io): Promise<number> {
+export async function runRollback(stack: Stack, preview: boolean, io: Io, eventLog?: string): Promise<number> {
   const found = readRollbackPoint(stack);
   if (!found) {
     io.err(`nfv rollback: stack '${stack.name}' has no failed operation to roll back (a failed nfv scale, heal, change-ext-conn or terminate leaves one)\n`);
@@ -62,7 +65,7 @@ export async function runRollback(stack: Stack, preview: boolean, io: Io): Promi
   restoreSettings({ file: now.file, ...(found.saved ? { saved: found.saved } : {}) });
   if (preview) return previewThenRestore(stack, [], now, "rollback", io);
   try {
-    return await upThenClearPoint(stack, [], io);
+    return await upThenClearPoint(stack, [], io, stepEventLogger(eventLog));
   } catch (e) {
     io.err(`nfv rollback: ${(e as Error).message}\nnfv rollback: the config stays rolled back and the point kept: run \`nfv rollback\` again\n`);
     return EXIT_PROBLEMS;
@@ -70,8 +73,8 @@ export async function runRollback(stack: Stack, preview: boolean, io: Io): Promi
 }
 
 /** `up`; once it succeeds, any rollback point is stale and goes. */
-async function upThenClearPoint(stack: Stack, replace: string[], io: Io, step = ""): Promise<number> {
-  const result = await stack.up({ color: "never", replace });
+async function upThenClearPoint(stack: Stack, replace: string[], io: Io, onEvent: ((e: EngineEvent) => void) | undefined, step = ""): Promise<number> {
+  const result = await stack.up({ color: "never", replace, onEvent });
   clearRollbackPoint(stack);
   io.out(`${step}up: ${result.summary.result}\n`);
   return EXIT_OK;

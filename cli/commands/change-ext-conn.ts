@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { EVENT_LOG_USAGE } from "../event-log";
 import { parseArgs, UsageError } from "../args";
 import { unreadableFile } from "../../translators/user-file";
 import { EXIT_PROBLEMS, UserError, type Command } from "../io";
@@ -19,16 +20,17 @@ import { openStack, projectDir } from "../stack";
 export const command: Command = {
   usage:
     [
-      "usage: nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--cwd DIR]",
+      "usage: nfv change-ext-conn --stack S --request FILE [--vnf NAME] [--preview] [--event-log FILE] [--cwd DIR]",
       "",
       "  --request   a ChangeExtVnfConnectivityRequest JSON (Tacker's param file, as it is)",
       "  --vnf       the VNF, when the stack has more than one VM-based VNF",
       "  --preview   show what would change; the stack is left as it was",
+      EVENT_LOG_USAGE,
       "",
       "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
     ].join("\n") + "\n",
   async run(args, io) {
-    const { positionals, options, flags } = parseArgs(args, ["stack", "request", "vnf", "cwd"], ["preview"]);
+    const { positionals, options, flags } = parseArgs(args, ["stack", "request", "vnf", "cwd", "event-log"], ["preview"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
     const requestFile = options.get("request");
@@ -49,6 +51,6 @@ export const command: Command = {
       return EXIT_PROBLEMS;
     }
     io.out(`change-ext-conn ${op.vnf}:\n${op.summary.map((l) => `  ${l}\n`).join("")}`);
-    return runOperation(stack, op, flags.has("preview"), "change-ext-conn", io);
+    return runOperation(stack, op, flags.has("preview"), "change-ext-conn", io, options.get("event-log"));
   },
 };

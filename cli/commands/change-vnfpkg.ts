@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { EVENT_LOG_USAGE } from "../event-log";
 import { parseArgs, UsageError } from "../args";
 import { unreadableFile } from "../../translators/user-file";
 import { loadVnfPackage } from "../../translators/load-vnf-package";
@@ -23,18 +24,19 @@ import { openStack, projectDir } from "../stack";
 export const command: Command = {
   usage:
     [
-      "usage: nfv change-vnfpkg --stack S --package P [--request FILE] [--vnf NAME] [--preview] [--cwd DIR]",
+      "usage: nfv change-vnfpkg --stack S --package P [--request FILE] [--vnf NAME] [--preview] [--event-log FILE] [--cwd DIR]",
       "",
       "  --package   the new VNF package (a directory or a zip), with a new vnfdId",
       "  --request   a ChangeCurrentVnfPkgRequest JSON (Tacker's param file, as it is): vdu_params order,",
       "              batch_size (ours: VNFCs per up, default 1), additionalParams for the new package",
       "  --vnf       the VNF, when the stack has more than one",
       "  --preview   show what the first step would change; the stack is left as it was",
+      EVENT_LOG_USAGE,
       "",
       "Exit status: 0 done, 1 refused or failed (then `nfv rollback`), 2 bad usage.",
     ].join("\n") + "\n",
   async run(args, io) {
-    const { positionals, options, flags } = parseArgs(args, ["stack", "package", "request", "vnf", "cwd"], ["preview"]);
+    const { positionals, options, flags } = parseArgs(args, ["stack", "package", "request", "vnf", "cwd", "event-log"], ["preview"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
     const packageArg = options.get("package");
@@ -68,7 +70,7 @@ export const command: Command = {
         .map((l) => `  ${l}\n`)
         .join("")}`,
     );
-    return runSteps(stack, plan.steps, flags.has("preview"), "change-vnfpkg", io);
+    return runSteps(stack, plan.steps, flags.has("preview"), "change-vnfpkg", io, options.get("event-log"));
   },
 };
 

@@ -5,6 +5,7 @@
  * controller, or we, create them again); no ids replaces every workload.
  */
 import { kubeApi, runHeal, type LivePod } from "../../ops/cnf";
+import { EVENT_LOG_USAGE } from "../event-log";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
 import { planHealOperation, type DeployedVnf } from "../../ops/operations";
@@ -15,17 +16,18 @@ import { openStack, projectDir } from "../stack";
 export const command: Command = {
   usage:
     [
-      "usage: nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--cwd DIR]",
+      "usage: nfv heal --stack S [--vnfc ID ...] [--vnf NAME] [--preview] [--event-log FILE] [--cwd DIR]",
       "",
       "  --vnfc      a VNFC to heal (repeatable): `<VDU>-<index>` for VM VNFs, a pod name for CNFs;",
       "              none: heal the whole VNF",
       "  --vnf       the VNF, when the stack has more than one",
       "  --preview   show exactly what would be replaced; the stack is left as it was",
+      EVENT_LOG_USAGE,
       "",
       "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
     ].join("\n") + "\n",
   async run(args, io) {
-    const { positionals, options, flags, lists } = parseArgs(args, ["stack", "vnf", "cwd"], ["preview"], ["vnfc"]);
+    const { positionals, options, flags, lists } = parseArgs(args, ["stack", "vnf", "cwd", "event-log"], ["preview"], ["vnfc"]);
     const vnfcIds = lists.get("vnfc") ?? [];
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
@@ -63,6 +65,6 @@ export const command: Command = {
       io.err(`nfv heal: ${describeError(e)}\n`);
       return EXIT_PROBLEMS;
     }
-    return runOperation(stack, op, flags.has("preview"), "heal", io);
+    return runOperation(stack, op, flags.has("preview"), "heal", io, options.get("event-log"));
   },
 };

@@ -4,6 +4,7 @@
  * highest index removed first; CNFs change replicas). `--preview` shows the change and restores
  * the config.
  */
+import { EVENT_LOG_USAGE } from "../event-log";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_PROBLEMS, type Command } from "../io";
 import { planScaleOperation } from "../../ops/operations";
@@ -14,18 +15,19 @@ import { openStack, projectDir } from "../stack";
 export const command: Command = {
   usage:
     [
-      "usage: nfv scale --stack S --aspect A --steps N --type out|in [--vnf NAME] [--preview] [--cwd DIR]",
+      "usage: nfv scale --stack S --aspect A --steps N --type out|in [--vnf NAME] [--preview] [--event-log FILE] [--cwd DIR]",
       "",
       "  --aspect    a scaling aspect of the VNF's flavour (SOL001 ScalingAspects)",
       "  --steps     number of steps, ≥ 1",
       "  --type      out adds instances, in removes them (highest index first)",
       "  --vnf       the VNF, when more than one has the aspect",
       "  --preview   show what would change; the stack is left as it was",
+      EVENT_LOG_USAGE,
       "",
       "Exit status: 0 done, 1 refused or failed, 2 bad usage.",
     ].join("\n") + "\n",
   async run(args, io) {
-    const { positionals, options, flags } = parseArgs(args, ["stack", "aspect", "steps", "type", "vnf", "cwd"], ["preview"]);
+    const { positionals, options, flags } = parseArgs(args, ["stack", "aspect", "steps", "type", "vnf", "cwd", "event-log"], ["preview"]);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack") ?? "";
     const aspectId = options.get("aspect") ?? "";
@@ -44,6 +46,6 @@ export const command: Command = {
       return EXIT_PROBLEMS;
     }
     io.out(`scale ${op.vnf}:\n${op.summary.map((l) => `  ${l}\n`).join("")}`);
-    return runOperation(stack, op, flags.has("preview"), "scale", io);
+    return runOperation(stack, op, flags.has("preview"), "scale", io, options.get("event-log"));
   },
 };

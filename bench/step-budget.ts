@@ -1,0 +1,113 @@
+/**
+ * Where the seconds of a Pulumi run go, from its step events (cli/event-log): before the first
+ * step (node, the CLI, plugins, the program, the diff up to the first change), the steps grouped
+ * by resource type and operation with the provider's fixed waits beside them, the time inside
+ * the run when no step was running, and after the last step (snapshot, exit).
+ */
+import type { StepEvent } from "../cli/event-log";
+
+/**
+ * The openstack provider's fixed waits (seconds) before it first polls a step's result: the
+ * `Delay` of terraform-provider-openstack v1.54.1's StateChangeConf, which pulumi-openstack v3.15.2
+ * bridges. A server delete with `detachPortsBeforeDestroy` first waits 5 s per port; a server
+ * create or delete then 10 s; a port create or delete 5 s. Polls follow every 3 s at least.
+ */
+const FLOORS: Record<string, number> = {
+  "openstack:compute/instance:Instance create": 10,
+  "openstack:compute/instance:Instance delete": 10,
+  "openstack:networking/port:Port create": 5,
+  "openstack:networking/port:Port delete": 5,
+};
+const PORT_DETACH_FLOOR = 5;
+
+/** Steps that change nothing, or are only the engine's bookkeeping of a replacement. */
+const BOOKKEEPING = new Set(["same", "read", "refresh", "replace", "discard", "discard-replaced"]);
+
+export interface StepSpan {
+  type: string;
+  op: string;
+  urn: string;
+  start: number;
+  end: number;
+  failed: boolean;
+}
+
+export interface Budget {
+  /** Seconds: the whole run, as the bench timed it. */
+  total: number;
+  before: number;
+  after: number;
+  /** Seconds inside the run, between its first step's start and last step's end, when no changing step ran. */
+  idle: number;
+  steps: StepSpan[];
+  unchanged: number;
+}
+
+/** The budget of a run timed from `start` to `end` (ms since the epoch) with these step events. */
+export function stepBudget(events: StepEvent[], start: number, end: number): Budget {
+  const open = new Map<string, StepEvent>();
+  const steps: StepSpan[] = [];
+  let unchanged = 0;
+  for (const e of events) {
+    if (e.kind === "summary" || !e.urn || !e.op) continue;
+    const key = `${e.op} ${e.urn}`;
+    if (e.kind === "pre") {
+      open.set(key, e);
+      continue;
+    }
+    const pre = open.get(key);
+    open.delete(key);
+    if (!pre) continue;
+    if (e.op === "same") unchanged++;
+    if (BOOKKEEPING.has(e.op)) continue;
+    steps.push({ type: e.type ?? "", op: e.op, urn: e.urn, start: pre.at, end: e.at, failed: e.kind === "failed" });
+  }
+  const seconds = (ms: number) => Math.max(0, ms) / 1000;
+  if (steps.length === 0) return { total: seconds(end - start), before: seconds(end - start), after: 0, idle: 0, steps, unchanged };
+  const first = Math.min(...steps.map((s) => s.start));
+  const last = Math.max(...steps.map((s) => s.end));
+  // the union of the step intervals: what is not in it, between first and last, is idle
+  let busy = 0;
+  let reach = first;
+  for (const s of [...steps].sort((a, b) => a.start - b.start)) {
+    if (s.end <= reach) continue;
+    busy += s.end - Math.max(s.start, reach);
+    reach = s.end;
+  }
+  return { total: seconds(end - start), before: seconds(first - start), after: seconds(end - last), idle: seconds(last - first - busy), steps, unchanged };
+}
+
+/** The operation without the replacement's qualifier: a delete-replaced is a delete. */
+const baseOp = (op: string) => op.replace(/^delete-replaced$/, "delete").replace(/^create-replacement$/, "create");
+
+/** The provider's fixed wait of one step, with `ports` ports detached before a server's delete. */
+export function floorOf(type: string, op: string, ports = 0): number | undefined {
+  const floor = FLOORS[`${type} ${baseOp(op)}`];
+  if (floor === undefined) return undefined;
+  return type === "openstack:compute/instance:Instance" && baseOp(op) === "delete" ? floor + PORT_DETACH_FLOOR * ports : floor;
+}
+
+/** The budget as lines: one for the run, one per kind of step (count, durations, the provider's floor). */
+export function describeBudget(b: Budget, portsPerServer = 1): string[] {
+  const f = (s: number) => s.toFixed(1);
+  const stepped = b.total - b.before - b.after;
+  const lines = [
+    `${f(b.total)} s: ${f(b.before)} s before the first step (CLI, plugins, program, diff), ${f(stepped)} s of steps (${f(b.idle)} s of it with none running), ${f(b.after)} s after the last (snapshot, exit); ${b.unchanged} resources unchanged`,
+  ];
+  const groups = new Map<string, StepSpan[]>();
+  for (const s of b.steps) {
+    const key = `${s.type} ${s.op}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  for (const [key, spans] of [...groups].sort((x, y) => Math.min(...x[1].map((s) => s.start)) - Math.min(...y[1].map((s) => s.start)))) {
+    const d = spans.map((s) => (s.end - s.start) / 1000);
+    const floor = floorOf(spans[0].type, spans[0].op, portsPerServer);
+    const failed = spans.filter((s) => s.failed).length;
+    lines.push(
+      `  ${spans.length}x ${key}: ${f(Math.min(...d))}-${f(Math.max(...d))} s each` +
+        (floor === undefined ? "" : `, of which the provider's fixed wait ${floor} s`) +
+        (failed > 0 ? `, ${failed} failed` : ""),
+    );
+  }
+  return lines;
+}

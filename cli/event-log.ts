@@ -1,0 +1,40 @@
+/**
+ * `--event-log FILE` of the operations (`nfv heal`, `scale`, …): when each resource step of the
+ * run began and ended, as JSON lines, to see where a run's seconds go (bench:openstack reads it).
+ * Only names and times: an engine event also carries a resource's inputs and outputs, and those
+ * may hold secrets, so no property value is written.
+ */
+import { appendFileSync, writeFileSync } from "node:fs";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+
+/** One line of the file. `at`: milliseconds since the epoch when this process got the event. */
+export interface StepEvent {
+  at: number;
+  kind: "pre" | "outputs" | "failed" | "summary";
+  urn?: string;
+  type?: string;
+  op?: string;
+}
+
+/** The step fields of an engine event, or undefined for events that are not about a step. */
+export function stepEvent(e: EngineEvent, at: number): StepEvent | undefined {
+  const step = e.resourcePreEvent ?? e.resOutputsEvent ?? e.resOpFailedEvent;
+  if (step) {
+    const kind = e.resourcePreEvent ? "pre" : e.resOutputsEvent ? "outputs" : "failed";
+    return { at, kind, urn: step.metadata.urn, type: step.metadata.type, op: step.metadata.op };
+  }
+  return e.summaryEvent ? { at, kind: "summary" } : undefined;
+}
+
+/** An `onEvent` for the Automation API writing the step events to `file` (emptied first); undefined without a file. */
+export function stepEventLogger(file: string | undefined): ((e: EngineEvent) => void) | undefined {
+  if (file === undefined) return undefined;
+  writeFileSync(file, "");
+  return (e) => {
+    const step = stepEvent(e, Date.now());
+    if (step) appendFileSync(file, JSON.stringify(step) + "\n");
+  };
+}
+
+/** The usage line of the option, shared by the operations' help. */
+export const EVENT_LOG_USAGE = "  --event-log FILE  when each resource step began and ended, as JSON lines (names and times only)";

@@ -1,0 +1,64 @@
+/** bench/step-budget: where a run's seconds go, from its step events. */
+import { describe, expect, it } from "vitest";
+import type { StepEvent } from "../../../cli/event-log";
+import { describeBudget, floorOf, stepBudget } from "../../../bench/step-budget";
+
+const SERVER = "openstack:compute/instance:Instance";
+const PORT = "openstack:networking/port:Port";
+const urn = (type: string, name: string) => `urn:pulumi:s::p::${type}::${name}`;
+/** pre and outputs of one step, at seconds `from` and `to` after t0 = 1,000,000 ms. */
+function step(type: string, name: string, op: string, from: number, to: number, kind: "outputs" | "failed" = "outputs"): StepEvent[] {
+  const base = { urn: urn(type, name), type, op };
+  return [
+    { at: 1e6 + from * 1000, kind: "pre", ...base },
+    { at: 1e6 + to * 1000, kind, ...base },
+  ];
+}
+
+describe("stepBudget", () => {
+  // a heal: the stack unchanged, the server deleted (2 s to 14 s) then created (15 s to 27 s); run ends at 30 s
+  const heal = [
+    ...step("pulumi:pulumi:Stack", "s", "same", 1, 1.5),
+    ...step(SERVER, "vm-0", "replace", 2, 2),
+    ...step(SERVER, "vm-0", "delete-replaced", 2, 14),
+    ...step(SERVER, "vm-0", "create-replacement", 15, 27),
+    { at: 1e6 + 29_000, kind: "summary" as const },
+  ].sort((a, b) => a.at - b.at);
+
+  it("splits a run into before the first step, the steps with their idle time, and after the last", () => {
+    const b = stepBudget(heal, 1e6, 1e6 + 30_000);
+    expect(b).toMatchObject({ total: 30, before: 2, after: 3, idle: 1, unchanged: 1 });
+    expect(b.steps.map((s) => [s.op, (s.end - s.start) / 1000])).toEqual([
+      ["delete-replaced", 12],
+      ["create-replacement", 12],
+    ]);
+  });
+
+  it("counts steps running side by side once: five ports then five servers", () => {
+    const events = [0, 1, 2, 3, 4].flatMap((i) => [...step(PORT, `p${i}`, "create", 1 + i * 0.1, 6 + i * 0.1), ...step(SERVER, `vm${i}`, "create", 7, 18 + i)]);
+    const b = stepBudget(events, 1e6, 1e6 + 23_000);
+    expect(b.before).toBe(1);
+    expect(b.after).toBe(1);
+    expect(b.idle).toBeCloseTo(0.6, 5); // 6.4 s to 7 s: the servers wait for their ports
+    expect(describeBudget(b)).toEqual([
+      "23.0 s: 1.0 s before the first step (CLI, plugins, program, diff), 21.0 s of steps (0.6 s of it with none running), 1.0 s after the last (snapshot, exit); 0 resources unchanged",
+      `  5x ${PORT} create: 5.0-5.0 s each, of which the provider's fixed wait 5 s`,
+      `  5x ${SERVER} create: 11.0-15.0 s each, of which the provider's fixed wait 10 s`,
+    ]);
+  });
+
+  it("names failed steps, and a run without steps is all before", () => {
+    const b = stepBudget(step(SERVER, "vm-0", "create", 3, 9, "failed"), 1e6, 1e6 + 10_000);
+    expect(describeBudget(b)[1]).toBe(`  1x ${SERVER} create: 6.0-6.0 s each, of which the provider's fixed wait 10 s, 1 failed`);
+    expect(stepBudget(step("pulumi:pulumi:Stack", "s", "same", 1, 2), 1e6, 1e6 + 5_000)).toMatchObject({ total: 5, before: 5, after: 0, unchanged: 1 });
+  });
+});
+
+describe("floorOf", () => {
+  it("is the provider's Delay: 10 s a server, plus 5 s per port detached before its delete; 5 s a port; none for others", () => {
+    expect(floorOf(SERVER, "create-replacement")).toBe(10);
+    expect(floorOf(SERVER, "delete-replaced", 2)).toBe(20);
+    expect(floorOf(PORT, "delete")).toBe(5);
+    expect(floorOf("command:remote:Command", "create")).toBeUndefined();
+  });
+});
