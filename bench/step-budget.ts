@@ -1,6 +1,7 @@
 /**
- * Where the seconds of a Pulumi run go, from its step events (cli/event-log): before the first
- * step (node, the CLI, plugins, the program, the diff up to the first change), the steps grouped
+ * Where the seconds of a Pulumi run go, from its step events (cli/event-log): before the engine
+ * began (node, `nfv`'s own reads and config writes, the CLI), from there to the first step (plugins,
+ * the program, the diff up to the first change), the steps grouped
  * by resource type and operation with the provider's fixed waits beside them, the time inside
  * the run when no step was running, and after the last step (snapshot, exit).
  */
@@ -35,6 +36,9 @@ export interface StepSpan {
 export interface Budget {
   /** Seconds: the whole run, as the bench timed it. */
   total: number;
+  /** Seconds before the engine's first prelude (the whole `before` when there is none). */
+  beforeEngine: number;
+  /** Seconds before the first step (beforeEngine included). */
   before: number;
   after: number;
   /** Seconds inside the run, between its first step's start and last step's end, when no changing step ran. */
@@ -48,6 +52,9 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
   const open = new Map<string, StepEvent>();
   const steps: StepSpan[] = [];
   let unchanged = 0;
+  const prelude = events.find((e) => e.kind === "prelude");
+  const seconds = (ms: number) => Math.max(0, ms) / 1000;
+  const beforeEngine = (until: number) => seconds(Math.min(prelude?.at ?? until, until) - start);
   for (const e of events) {
     if (e.kind === "summary" || !e.urn || !e.op) continue;
     const key = `${e.op} ${e.urn}`;
@@ -62,8 +69,8 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     if (BOOKKEEPING.has(e.op)) continue;
     steps.push({ type: e.type ?? "", op: e.op, urn: e.urn, start: pre.at, end: e.at, failed: e.kind === "failed" });
   }
-  const seconds = (ms: number) => Math.max(0, ms) / 1000;
-  if (steps.length === 0) return { total: seconds(end - start), before: seconds(end - start), after: 0, idle: 0, steps, unchanged };
+  if (steps.length === 0)
+    return { total: seconds(end - start), beforeEngine: beforeEngine(end), before: seconds(end - start), after: 0, idle: 0, steps, unchanged };
   const first = Math.min(...steps.map((s) => s.start));
   const last = Math.max(...steps.map((s) => s.end));
   // the union of the step intervals: what is not in it, between first and last, is idle
@@ -74,7 +81,15 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     busy += s.end - Math.max(s.start, reach);
     reach = s.end;
   }
-  return { total: seconds(end - start), before: seconds(first - start), after: seconds(end - last), idle: seconds(last - first - busy), steps, unchanged };
+  return {
+    total: seconds(end - start),
+    beforeEngine: beforeEngine(first),
+    before: seconds(first - start),
+    after: seconds(end - last),
+    idle: seconds(last - first - busy),
+    steps,
+    unchanged,
+  };
 }
 
 /** The operation without the replacement's qualifier: a delete-replaced is a delete. */
@@ -92,7 +107,7 @@ export function describeBudget(b: Budget, portsPerServer = 1): string[] {
   const f = (s: number) => s.toFixed(1);
   const stepped = b.total - b.before - b.after;
   const lines = [
-    `${f(b.total)} s: ${f(b.before)} s before the first step (CLI, plugins, program, diff), ${f(stepped)} s of steps (${f(b.idle)} s of it with none running), ${f(b.after)} s after the last (snapshot, exit); ${b.unchanged} resources unchanged`,
+    `${f(b.total)} s: ${f(b.beforeEngine)} s before the engine began (node, nfv's reads and config writes, CLI), ${f(b.before - b.beforeEngine)} s from there to the first step (plugins, program, diff), ${f(stepped)} s of steps (${f(b.idle)} s of it with none running), ${f(b.after)} s after the last (snapshot, exit); ${b.unchanged} resources unchanged`,
   ];
   const groups = new Map<string, StepSpan[]>();
   for (const s of b.steps) {

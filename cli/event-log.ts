@@ -7,10 +7,13 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 
-/** One line of the file. `at`: milliseconds since the epoch when this process got the event. */
+/**
+ * One line of the file. `at`: milliseconds since the epoch when this process got the event;
+ * `prelude`: the engine began the update (each `up` of the run has one), `summary`: it ended.
+ */
 export interface StepEvent {
   at: number;
-  kind: "pre" | "outputs" | "failed" | "summary";
+  kind: "prelude" | "pre" | "outputs" | "failed" | "summary";
   urn?: string;
   type?: string;
   op?: string;
@@ -23,6 +26,7 @@ export function stepEvent(e: EngineEvent, at: number): StepEvent | undefined {
     const kind = e.resourcePreEvent ? "pre" : e.resOutputsEvent ? "outputs" : "failed";
     return { at, kind, urn: step.metadata.urn, type: step.metadata.type, op: step.metadata.op };
   }
+  if (e.preludeEvent) return { at, kind: "prelude" };
   return e.summaryEvent ? { at, kind: "summary" } : undefined;
 }
 

@@ -303,9 +303,10 @@ export class VmVnf extends pulumi.ComponentResource {
           ...(group ? { schedulerHints: [{ group: group.id }] } : {}),
           ...(serverKey ? { keyPair: serverKey } : {}),
           ...(userData ? { userData } : {}),
+          // Ports given at boot are the server's only on loan: Nova unbinds them (preserve_on_delete)
+          // and keeps them, with their IPs, when the server is deleted or replaced. No detach first:
+          // the provider's detach waits at least 5 s per port (issue 23).
           metadata: { "nfv-vnfc-id": vnfc.id, "nfv-vdu-id": vnfc.vduId, "nfv-vnf": name },
-          // The server does not own its ports: keep them (and their IPs) when it is replaced or deleted.
-          vendorOptions: { detachPortsBeforeDestroy: true },
         },
         child({ deleteBeforeReplace: true, dependsOn: [...starts, ...(args.serverDependsOn?.[vnfc.id] ?? [])] }),
       );

@@ -18,6 +18,7 @@ function step(type: string, name: string, op: string, from: number, to: number, 
 describe("stepBudget", () => {
   // a heal: the stack unchanged, the server deleted (2 s to 14 s) then created (15 s to 27 s); run ends at 30 s
   const heal = [
+    { at: 1e6 + 800, kind: "prelude" as const },
     ...step("pulumi:pulumi:Stack", "s", "same", 1, 1.5),
     ...step(SERVER, "vm-0", "replace", 2, 2),
     ...step(SERVER, "vm-0", "delete-replaced", 2, 14),
@@ -25,9 +26,9 @@ describe("stepBudget", () => {
     { at: 1e6 + 29_000, kind: "summary" as const },
   ].sort((a, b) => a.at - b.at);
 
-  it("splits a run into before the first step, the steps with their idle time, and after the last", () => {
+  it("splits a run into before the engine, before the first step, the steps with their idle time, and after the last", () => {
     const b = stepBudget(heal, 1e6, 1e6 + 30_000);
-    expect(b).toMatchObject({ total: 30, before: 2, after: 3, idle: 1, unchanged: 1 });
+    expect(b).toMatchObject({ total: 30, beforeEngine: 0.8, before: 2, after: 3, idle: 1, unchanged: 1 });
     expect(b.steps.map((s) => [s.op, (s.end - s.start) / 1000])).toEqual([
       ["delete-replaced", 12],
       ["create-replacement", 12],
@@ -41,7 +42,7 @@ describe("stepBudget", () => {
     expect(b.after).toBe(1);
     expect(b.idle).toBeCloseTo(0.6, 5); // 6.4 s to 7 s: the servers wait for their ports
     expect(describeBudget(b)).toEqual([
-      "23.0 s: 1.0 s before the first step (CLI, plugins, program, diff), 21.0 s of steps (0.6 s of it with none running), 1.0 s after the last (snapshot, exit); 0 resources unchanged",
+      "23.0 s: 1.0 s before the engine began (node, nfv's reads and config writes, CLI), 0.0 s from there to the first step (plugins, program, diff), 21.0 s of steps (0.6 s of it with none running), 1.0 s after the last (snapshot, exit); 0 resources unchanged",
       `  5x ${PORT} create: 5.0-5.0 s each, of which the provider's fixed wait 5 s`,
       `  5x ${SERVER} create: 11.0-15.0 s each, of which the provider's fixed wait 10 s`,
     ]);
@@ -50,7 +51,13 @@ describe("stepBudget", () => {
   it("names failed steps, and a run without steps is all before", () => {
     const b = stepBudget(step(SERVER, "vm-0", "create", 3, 9, "failed"), 1e6, 1e6 + 10_000);
     expect(describeBudget(b)[1]).toBe(`  1x ${SERVER} create: 6.0-6.0 s each, of which the provider's fixed wait 10 s, 1 failed`);
-    expect(stepBudget(step("pulumi:pulumi:Stack", "s", "same", 1, 2), 1e6, 1e6 + 5_000)).toMatchObject({ total: 5, before: 5, after: 0, unchanged: 1 });
+    expect(stepBudget(step("pulumi:pulumi:Stack", "s", "same", 1, 2), 1e6, 1e6 + 5_000)).toMatchObject({
+      total: 5,
+      beforeEngine: 5,
+      before: 5,
+      after: 0,
+      unchanged: 1,
+    });
   });
 });
 

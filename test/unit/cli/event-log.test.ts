@@ -33,7 +33,10 @@ describe("stepEvent", () => {
     expect(JSON.stringify([1, 2, 3].map((i) => stepEvent(stepOf("resourcePreEvent", i), i)))).not.toContain("canary");
   });
 
-  it("keeps the summary, and drops events that are not about a step (diagnostics, stdout)", () => {
+  it("keeps the prelude and the summary, and drops events that are not about a step (diagnostics, stdout)", () => {
+    expect(stepEvent({ sequence: 0, timestamp: 1, preludeEvent: { config: { "pulumi-nfv:password": "canary-s3cret" } } } as unknown as EngineEvent, 4)).toEqual(
+      { at: 4, kind: "prelude" },
+    );
     expect(stepEvent({ sequence: 9, timestamp: 1, summaryEvent: {} } as unknown as EngineEvent, 5)).toEqual({ at: 5, kind: "summary" });
     expect(
       stepEvent({ sequence: 1, timestamp: 1, diagnosticEvent: { message: "canary-s3cret", color: "never", severity: "info" } } as unknown as EngineEvent, 5),

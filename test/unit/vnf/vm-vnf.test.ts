@@ -102,7 +102,6 @@ describe("VmVnf on helloworld3 (two VDUs, boot volume, internal and external VLs
       imageId: "image-Software of VDU1",
       networks: [{ port: "hw-VDU1-0-CP1-id" }, { port: "hw-VDU1-0-CP2-id" }],
       metadata: { "nfv-vnfc-id": "VDU1-0", "nfv-vdu-id": "VDU1", "nfv-vnf": "hw" },
-      vendorOptions: { detachPortsBeforeDestroy: true },
     });
     // VDU2 has no image of its own: it boots from its VirtualStorage volume, kept as a separate resource.
     expect(named("hw-VDU2-0").inputs.blockDevices).toEqual([
