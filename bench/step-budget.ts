@@ -10,8 +10,9 @@ import type { StepEvent } from "../cli/event-log";
 /**
  * The openstack provider's fixed waits (seconds) before it first polls a step's result: the
  * `Delay` of terraform-provider-openstack v1.54.1's StateChangeConf, which pulumi-openstack v3.15.2
- * bridges. A server delete with `detachPortsBeforeDestroy` first waits 5 s per port; a server
- * create or delete then 10 s; a port create or delete 5 s. Polls follow every 3 s at least.
+ * bridges: a server create or delete 10 s, a port create or delete 5 s; polls follow every 3 s at
+ * least. (A server delete with `detachPortsBeforeDestroy` would first wait 5 s per port; VmVnf
+ * does not set it.)
  */
 const FLOORS: Record<string, number> = {
   "openstack:compute/instance:Instance create": 10,
@@ -19,9 +20,9 @@ const FLOORS: Record<string, number> = {
   "openstack:networking/port:Port create": 5,
   "openstack:networking/port:Port delete": 5,
 };
-const PORT_DETACH_FLOOR = 5;
 
-/** Steps that change nothing, or are only the engine's bookkeeping of a replacement. */
+/** Steps that change nothing, or are only the engine's bookkeeping of a replacement. Steps that no
+ * provider performs (the stack, components) and those of provider resources are left out too. */
 const BOOKKEEPING = new Set(["same", "read", "refresh", "replace", "discard", "discard-replaced"]);
 
 export interface StepSpan {
@@ -66,7 +67,7 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     open.delete(key);
     if (!pre) continue;
     if (e.op === "same") unchanged++;
-    if (BOOKKEEPING.has(e.op)) continue;
+    if (BOOKKEEPING.has(e.op) || !e.custom || e.type?.startsWith("pulumi:")) continue;
     steps.push({ type: e.type ?? "", op: e.op, urn: e.urn, start: pre.at, end: e.at, failed: e.kind === "failed" });
   }
   if (steps.length === 0)
@@ -95,15 +96,13 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
 /** The operation without the replacement's qualifier: a delete-replaced is a delete. */
 const baseOp = (op: string) => op.replace(/^delete-replaced$/, "delete").replace(/^create-replacement$/, "create");
 
-/** The provider's fixed wait of one step, with `ports` ports detached before a server's delete. */
-export function floorOf(type: string, op: string, ports = 0): number | undefined {
-  const floor = FLOORS[`${type} ${baseOp(op)}`];
-  if (floor === undefined) return undefined;
-  return type === "openstack:compute/instance:Instance" && baseOp(op) === "delete" ? floor + PORT_DETACH_FLOOR * ports : floor;
+/** The provider's fixed wait of one step. */
+export function floorOf(type: string, op: string): number | undefined {
+  return FLOORS[`${type} ${baseOp(op)}`];
 }
 
 /** The budget as lines: one for the run, one per kind of step (count, durations, the provider's floor). */
-export function describeBudget(b: Budget, portsPerServer = 1): string[] {
+export function describeBudget(b: Budget): string[] {
   const f = (s: number) => s.toFixed(1);
   const stepped = b.total - b.before - b.after;
   const lines = [
@@ -116,7 +115,7 @@ export function describeBudget(b: Budget, portsPerServer = 1): string[] {
   }
   for (const [key, spans] of [...groups].sort((x, y) => Math.min(...x[1].map((s) => s.start)) - Math.min(...y[1].map((s) => s.start)))) {
     const d = spans.map((s) => (s.end - s.start) / 1000);
-    const floor = floorOf(spans[0].type, spans[0].op, portsPerServer);
+    const floor = floorOf(spans[0].type, spans[0].op);
     const failed = spans.filter((s) => s.failed).length;
     lines.push(
       `  ${spans.length}x ${key}: ${f(Math.min(...d))}-${f(Math.max(...d))} s each` +

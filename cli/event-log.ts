@@ -17,6 +17,8 @@ export interface StepEvent {
   urn?: string;
   type?: string;
   op?: string;
+  /** Whether a provider performs the step (a component's step is only the engine's bookkeeping). */
+  custom?: boolean;
 }
 
 /** The step fields of an engine event, or undefined for events that are not about a step. */
@@ -24,7 +26,7 @@ export function stepEvent(e: EngineEvent, at: number): StepEvent | undefined {
   const step = e.resourcePreEvent ?? e.resOutputsEvent ?? e.resOpFailedEvent;
   if (step) {
     const kind = e.resourcePreEvent ? "pre" : e.resOutputsEvent ? "outputs" : "failed";
-    return { at, kind, urn: step.metadata.urn, type: step.metadata.type, op: step.metadata.op };
+    return { at, kind, urn: step.metadata.urn, type: step.metadata.type, op: step.metadata.op, custom: step.metadata.provider !== "" };
   }
   if (e.preludeEvent) return { at, kind: "prelude" };
   return e.summaryEvent ? { at, kind: "summary" } : undefined;

@@ -8,7 +8,7 @@ const PORT = "openstack:networking/port:Port";
 const urn = (type: string, name: string) => `urn:pulumi:s::p::${type}::${name}`;
 /** pre and outputs of one step, at seconds `from` and `to` after t0 = 1,000,000 ms. */
 function step(type: string, name: string, op: string, from: number, to: number, kind: "outputs" | "failed" = "outputs"): StepEvent[] {
-  const base = { urn: urn(type, name), type, op };
+  const base = { urn: urn(type, name), type, op, custom: !type.startsWith("nfv:") && type !== "pulumi:pulumi:Stack" };
   return [
     { at: 1e6 + from * 1000, kind: "pre", ...base },
     { at: 1e6 + to * 1000, kind, ...base },
@@ -35,8 +35,12 @@ describe("stepBudget", () => {
     ]);
   });
 
-  it("counts steps running side by side once: five ports then five servers", () => {
-    const events = [0, 1, 2, 3, 4].flatMap((i) => [...step(PORT, `p${i}`, "create", 1 + i * 0.1, 6 + i * 0.1), ...step(SERVER, `vm${i}`, "create", 7, 18 + i)]);
+  it("counts steps running side by side once: five ports then five servers; the stack's and components' steps are left out", () => {
+    const components = [...step("pulumi:pulumi:Stack", "s", "create", 0.9, 22), ...step("nfv:vnf:VmVnf", "v", "create", 1, 22)];
+    const events = [
+      ...components,
+      ...[0, 1, 2, 3, 4].flatMap((i) => [...step(PORT, `p${i}`, "create", 1 + i * 0.1, 6 + i * 0.1), ...step(SERVER, `vm${i}`, "create", 7, 18 + i)]),
+    ];
     const b = stepBudget(events, 1e6, 1e6 + 23_000);
     expect(b.before).toBe(1);
     expect(b.after).toBe(1);
@@ -62,9 +66,9 @@ describe("stepBudget", () => {
 });
 
 describe("floorOf", () => {
-  it("is the provider's Delay: 10 s a server, plus 5 s per port detached before its delete; 5 s a port; none for others", () => {
+  it("is the provider's Delay: 10 s a server, 5 s a port, none for others", () => {
     expect(floorOf(SERVER, "create-replacement")).toBe(10);
-    expect(floorOf(SERVER, "delete-replaced", 2)).toBe(20);
+    expect(floorOf(SERVER, "delete-replaced")).toBe(10);
     expect(floorOf(PORT, "delete")).toBe(5);
     expect(floorOf("command:remote:Command", "create")).toBeUndefined();
   });

@@ -15,19 +15,30 @@ const URN = "urn:pulumi:dev::nfv::openstack:compute/instance:Instance::hw-VDU1-0
 /** An engine event of a step whose inputs and outputs hold a secret, as the engine sends them. */
 function stepOf(kind: "resourcePreEvent" | "resOutputsEvent" | "resOpFailedEvent", sequence: number): EngineEvent {
   const state = { urn: URN, type: "openstack:compute/instance:Instance", inputs: { adminPass: "canary-s3cret" }, outputs: { adminPass: "canary-s3cret" } };
-  const metadata = { op: "create-replacement", urn: URN, type: "openstack:compute/instance:Instance", old: state, new: state, provider: "" };
+  const metadata = {
+    op: "create-replacement",
+    urn: URN,
+    type: "openstack:compute/instance:Instance",
+    old: state,
+    new: state,
+    provider: "urn:pulumi:dev::nfv::pulumi:providers:openstack::default::id",
+  };
   return { sequence, timestamp: 1, [kind]: kind === "resOpFailedEvent" ? { metadata, status: 1, steps: 1 } : { metadata } } as unknown as EngineEvent;
 }
 
 describe("stepEvent", () => {
-  it("keeps a step's kind, URN, type and operation, and the time it was got; nothing of its properties", () => {
+  it("keeps a step's kind, URN, type, operation, whether a provider performs it, and the time it was got; nothing of its properties", () => {
     expect(stepEvent(stepOf("resourcePreEvent", 1), 1000)).toEqual({
       at: 1000,
       kind: "pre",
       urn: URN,
       type: "openstack:compute/instance:Instance",
       op: "create-replacement",
+      custom: true,
     });
+    // a component's step: no provider performs it
+    const component = { ...stepOf("resourcePreEvent", 4).resourcePreEvent!.metadata, type: "nfv:vnf:VmVnf", provider: "" };
+    expect(stepEvent({ sequence: 4, timestamp: 1, resourcePreEvent: { metadata: component } } as EngineEvent, 4)?.custom).toBe(false);
     expect(stepEvent(stepOf("resOutputsEvent", 2), 2000)?.kind).toBe("outputs");
     expect(stepEvent(stepOf("resOpFailedEvent", 3), 3000)?.kind).toBe("failed");
     expect(JSON.stringify([1, 2, 3].map((i) => stepEvent(stepOf("resourcePreEvent", i), i)))).not.toContain("canary");
