@@ -36,7 +36,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { keystoneSession } from "../clients/openstack";
-import { stepEvent, type StepEvent } from "../cli/event-log";
+import { readStepEvents, stepEvent, type StepEvent } from "../cli/event-log";
 import { describeBudget, stepBudget } from "./step-budget";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
@@ -450,11 +450,7 @@ async function pulumiHeal(p: BenchStack, n: number, work: string): Promise<Timed
   const end = Date.now();
   if (r.status !== 0) throw new Error(`nfv heal exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
   await checkReplaced(old, oldPorts, `${vnf}-`);
-  const events = readFileSync(eventLog, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as StepEvent);
-  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)) };
+  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(readStepEvents(eventLog), start, end)) };
 }
 
 async function pulumiDestroy(p: BenchStack): Promise<Timed> {

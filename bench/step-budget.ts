@@ -1,9 +1,9 @@
 /**
  * Where the seconds of a Pulumi run go, from its step events (cli/event-log): before the engine
- * began (node, `nfv`'s own reads and config writes, the CLI), from there to the first step (plugins,
- * the program, the diff up to the first change), the steps grouped
- * by resource type and operation with the provider's fixed waits beside them, the time inside
- * the run when no step was running, and after the last step (snapshot, exit).
+ * began (node, `nfv`'s own reads and config writes, the CLI), from there to the first step
+ * (plugins, the program, the diff up to the first change), the steps grouped by resource type and
+ * operation with the provider's fixed waits beside them, the time inside the run when no step was
+ * running, and after the last step (snapshot, exit).
  */
 import type { StepEvent } from "../cli/event-log";
 
@@ -21,8 +21,7 @@ const FLOORS: Record<string, number> = {
   "openstack:networking/port:Port delete": 5,
 };
 
-/** Steps that change nothing, or are only the engine's bookkeeping of a replacement. Steps that no
- * provider performs (the stack, components) and those of provider resources are left out too. */
+/** Steps that change nothing, or are only the engine's bookkeeping of a replacement. */
 const BOOKKEEPING = new Set(["same", "read", "refresh", "replace", "discard", "discard-replaced"]);
 
 export interface StepSpan {
@@ -57,7 +56,7 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
   const beforeEngine = (until: number) => seconds(Math.min(prelude?.at ?? until, until) - start);
   for (const e of events) {
-    if (e.kind === "summary" || !e.urn || !e.op) continue;
+    if (!e.urn || !e.op) continue; // the prelude and the summary
     const key = `${e.op} ${e.urn}`;
     if (e.kind === "pre") {
       open.set(key, e);
@@ -67,6 +66,7 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     open.delete(key);
     if (!pre) continue;
     if (e.op === "same") unchanged++;
+    // left out too: steps no provider performs (the stack, components) and those of provider resources
     if (BOOKKEEPING.has(e.op) || !e.custom || e.type?.startsWith("pulumi:")) continue;
     steps.push({ type: e.type ?? "", op: e.op, urn: e.urn, start: pre.at, end: e.at, failed: e.kind === "failed" });
   }
@@ -111,7 +111,8 @@ export function describeBudget(b: Budget): string[] {
   const groups = new Map<string, StepSpan[]>();
   for (const s of b.steps) {
     const key = `${s.type} ${s.op}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(s);
   }
   for (const [key, spans] of [...groups].sort((x, y) => Math.min(...x[1].map((s) => s.start)) - Math.min(...y[1].map((s) => s.start)))) {
     const d = spans.map((s) => (s.end - s.start) / 1000);

@@ -4,7 +4,7 @@
  * Only names and times: an engine event also carries a resource's inputs and outputs, and those
  * may hold secrets, so no property value is written.
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 
 /**
@@ -40,6 +40,14 @@ export function stepEventLogger(file: string | undefined): ((e: EngineEvent) => 
     const step = stepEvent(e, Date.now());
     if (step) appendFileSync(file, JSON.stringify(step) + "\n");
   };
+}
+
+/** The lines of a file that `stepEventLogger` wrote. */
+export function readStepEvents(file: string): StepEvent[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StepEvent);
 }
 
 /** The usage line of the option, shared by the operations' help. */

@@ -53,10 +53,6 @@ let local: LocalStack;
 let work = "";
 let facts: Record<string, string> = {};
 
-const netnsPids = () =>
-  execFileSync("ip", ["netns", "pids", `nfv-${HOST}`], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean);
 const isRegistry = (pid: string) => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("/usr/bin/docker-registry");
@@ -64,7 +60,6 @@ const isRegistry = (pid: string) => {
     return false; // gone meanwhile
   }
 };
-const registryPids = () => netnsPids().filter(isRegistry);
 /**
  * The processes in the network namespace with this inode. A process left in a host's namespace
  * keeps it after `ip netns delete`, under the same inode; and the other lane's VM hosts (a registry
@@ -80,6 +75,8 @@ const pidsInNetns = (inode: number) =>
         return false;
       }
     });
+const hostNetns = () => statSync(`/run/netns/nfv-${HOST}`).ino;
+const registryPids = () => pidsInNetns(hostNetns()).filter(isRegistry);
 
 describe("a private registry on a lab host, installed over SSH by a real pulumi up", () => {
   beforeAll(async () => {
@@ -178,14 +175,14 @@ describe("a private registry on a lab host, installed over SSH by a real pulumi 
     expect(registryPids()).toEqual([]);
     // The host's sshd.log goes with it: the canary scan reads it first.
     scanLogsNow();
-    const hostNetns = statSync(`/run/netns/nfv-${HOST}`).ino;
+    const hostNamespace = hostNetns();
     execFileSync(HOSTS, ["down", HOST], { stdio: "pipe" });
     expect(execFileSync("ip", ["netns", "list"], { encoding: "utf8" })).not.toContain(`nfv-${HOST}`);
     expect(existsSync(path.dirname(facts.private_key_file))).toBe(false);
     // Nothing left in the host's namespace, and no registry escaped into the machine's own. A
     // registry elsewhere is another lab's (it failed this check once, 2026-12-05, with the real
     // cluster's registry VNF running beside this file in the other lane).
-    expect(pidsInNetns(hostNetns)).toEqual([]);
+    expect(pidsInNetns(hostNamespace)).toEqual([]);
     expect(pidsInNetns(statSync("/proc/self/ns/net").ino).filter(isRegistry)).toEqual([]);
     // This file's host was the only one: its down was the last, and took what the hosts share.
     expect(guardRoute()).toBe("");

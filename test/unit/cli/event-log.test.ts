@@ -5,7 +5,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
-import { stepEvent } from "../../../cli/event-log";
+import { readStepEvents, stepEvent } from "../../../cli/event-log";
 import { runSteps } from "../../../cli/run-operation";
 
 const dir = mkdtempSync(path.join(tmpdir(), "event-log-"));
@@ -69,8 +69,7 @@ describe("runSteps with an event log", () => {
     const step = { vnf: "hw", configChanges: [], replace: [URN], podDeletions: [], summary: [] };
     const io = { out: () => undefined, err: () => undefined };
     for (let run = 0; run < 2; run++) expect(await runSteps(stack, [step, step], false, "change-vnfpkg", io, file)).toBe(0);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    expect(lines.map((l) => (JSON.parse(l) as { kind: string }).kind)).toEqual(["pre", "outputs", "pre", "outputs"]);
+    expect(readStepEvents(file).map((e) => e.kind)).toEqual(["pre", "outputs", "pre", "outputs"]);
     expect(readFileSync(file, "utf8")).not.toContain("canary");
     const previewed = path.join(dir, "preview.jsonl");
     (stack as unknown as { preview: () => Promise<unknown> }).preview = async () => ({ stdout: "" });
