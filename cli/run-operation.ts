@@ -5,10 +5,11 @@ import { clearRollbackPoint, readRollbackPoint, saveRollbackPoint } from "../ops
 import { applyConfigChanges, restoreSettings, snapshotSettings, type SettingsSnapshot } from "../ops/stack-state";
 import { DiagnosticError } from "../translators/diagnostics";
 import { stepEventLogger } from "./event-log";
-import { EXIT_OK, EXIT_PROBLEMS, type Io } from "./io";
+import { EXIT_OK, EXIT_PROBLEMS, pulumiCommandProblem, type Io } from "./io";
 
+/** A refusal's message; a failed pulumi CLI call (reading the stack's config or outputs) by its `error:` line. */
 export function describeError(e: unknown): string {
-  return e instanceof DiagnosticError ? e.message : (e as Error).message;
+  return e instanceof DiagnosticError ? e.message : (pulumiCommandProblem(e) ?? (e as Error).message);
 }
 
 /**

@@ -13,7 +13,7 @@ import { unreadableFile } from "../../translators/user-file";
 import { EXIT_PROBLEMS, UserError, type Command } from "../io";
 import { planChangeExtConnOperation } from "../../ops/change-ext-conn";
 import type { DeployedVnf } from "../../ops/operations";
-import { loadStackVnfs } from "../../ops/stack-state";
+import { loadStackVnfsAndOutputs } from "../../ops/stack-state";
 import { describeError, runOperation } from "../run-operation";
 import { openStack, projectDir } from "../stack";
 
@@ -44,8 +44,8 @@ export const command: Command = {
     let op;
     try {
       const requestText = readFileSync(requestPath, "utf8");
-      const deployed = ((await stack.outputs()).vnfs?.value ?? {}) as Record<string, DeployedVnf>;
-      op = planChangeExtConnOperation(await loadStackVnfs(stack, root), deployed, { vnf: options.get("vnf"), requestPath, requestText });
+      const { vnfs, outputs } = await loadStackVnfsAndOutputs(stack, root);
+      op = planChangeExtConnOperation(vnfs, (outputs.vnfs?.value ?? {}) as Record<string, DeployedVnf>, { vnf: options.get("vnf"), requestPath, requestText });
     } catch (e) {
       io.err(`nfv change-ext-conn: ${describeError(e)}\n`);
       return EXIT_PROBLEMS;

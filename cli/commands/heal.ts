@@ -9,7 +9,7 @@ import { EVENT_LOG_USAGE } from "../event-log";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, type Command } from "../io";
 import { planHealOperation, type DeployedVnf } from "../../ops/operations";
-import { loadStackVnfs } from "../../ops/stack-state";
+import { loadStackVnfsAndOutputs } from "../../ops/stack-state";
 import { describeError, runOperation } from "../run-operation";
 import { openStack, projectDir } from "../stack";
 
@@ -34,11 +34,10 @@ export const command: Command = {
     if (!stackName) throw new UsageError("--stack is required");
     const root = projectDir(options.get("cwd") ?? process.cwd());
     const stack = await openStack(stackName, root);
-    const outputs = await stack.outputs();
-    const deployed = (outputs.vnfs?.value ?? {}) as Record<string, DeployedVnf & { vim?: string; namespace?: string }>;
     let op;
     try {
-      const prepared = await loadStackVnfs(stack, root);
+      const { vnfs: prepared, outputs } = await loadStackVnfsAndOutputs(stack, root);
+      const deployed = (outputs.vnfs?.value ?? {}) as Record<string, DeployedVnf & { vim?: string; namespace?: string }>;
       const target = options.get("vnf") ?? (prepared.length === 1 ? prepared[0].entry.name : undefined);
       const cnf = target ? prepared.find((p) => p.entry.name === target && p.component === "container-vnf") : undefined;
       // Pods are VNFCs of a CNF: only the live cluster knows them.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeStack } from "../helpers/fake-stack";
-import { runOperation, runRollback, runSteps } from "../../../cli/run-operation";
+import { describeError, runOperation, runRollback, runSteps } from "../../../cli/run-operation";
 
 describe("runOperation", () => {
   const op = { vnf: "hw", configChanges: [{ key: "pulumi-nfv:vnfs.hw.scale_levels.a", value: "2" }], replace: ["urn:s1"], podDeletions: [], summary: [] };
@@ -55,7 +55,7 @@ describe("runOperation", () => {
       writeFileSync(file, BEFORE);
       const { stack } = fakeStack({ "pulumi-nfv:vnfs": { hw: { scale_levels: { a: 1 } } } }, { workDir });
       const s = stack as unknown as Record<string, unknown>;
-      s.setConfig = async () => writeFileSync(file, AFTER);
+      s.setAllConfig = async () => writeFileSync(file, AFTER);
       const seen: string[] = [];
       let upFails = true;
       s.up = async () => {
@@ -131,8 +131,8 @@ describe("runOperation", () => {
       const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: {} } }, { workDir });
       const s = stack as unknown as Record<string, unknown>;
       let written = 0;
-      s.setConfig = async (key: string) => {
-        calls.push(`set ${key}`);
+      s.setAllConfig = async (config: Record<string, unknown>) => {
+        calls.push(`set ${Object.keys(config).join(" ")}`);
         writeFileSync(file, `${BEFORE}# step ${++written}\n`);
       };
       let ups = 0;
@@ -151,5 +151,15 @@ describe("runOperation", () => {
       expect(Buffer.from(point.settingsBase64, "base64").toString()).toBe(BEFORE);
       rmSync(workDir, { recursive: true });
     });
+  });
+});
+
+describe("describeError", () => {
+  it("a failed pulumi CLI call by its error line, not the whole command's output; a refusal by its message", () => {
+    const failed = Object.assign(new Error("code: 255\n stdout: \n stderr: Command failed...\nerror: no stack named 'dev' found\n"), {
+      commandResult: { stderr: "warning: a\nerror: no stack named 'dev' found\n" },
+    });
+    expect(describeError(failed)).toBe("no stack named 'dev' found");
+    expect(describeError(new Error("VNF 'hw' has no VNFC VDU1-9"))).toBe("VNF 'hw' has no VNFC VDU1-9");
   });
 });

@@ -1,6 +1,6 @@
 /**
- * An Automation API `Stack` that holds config in memory and records every `setConfig` and
- * `removeConfig`; its workspace is `workDir` (default: a directory that does not exist), so a
+ * An Automation API `Stack` that holds config in memory and records every `setAllConfig` and
+ * `removeAllConfig` (one entry per call); its workspace is `workDir` (default: a directory that does not exist), so a
  * test that undoes config changes can give a real stack settings file.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -14,8 +14,13 @@ export function fakeStack(
     name: "dev",
     workspace: { workDir: workspace.workDir, projectSettings: async () => ({ name: "p", stackConfigDir: workspace.stackConfigDir }) },
     getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
-    setConfig: async (key: string, v: { value: string }, path: boolean) => void calls.push(`set ${key}=${v.value} path=${path}`),
-    removeConfig: async (key: string, path: boolean) => void calls.push(`remove ${key} path=${path}`),
+    setAllConfig: async (config: Record<string, { value: string }>, path: boolean) =>
+      void calls.push(
+        `set ${Object.entries(config)
+          .map(([k, v]) => `${k}=${v.value}`)
+          .join(" ")} path=${path}`,
+      ),
+    removeAllConfig: async (keys: string[], path: boolean) => void calls.push(`remove ${keys.join(" ")} path=${path}`),
   } as unknown as Stack;
   return { stack, calls };
 }

@@ -58,6 +58,32 @@ describe("applyConfigChanges", () => {
     expect(calls).toEqual([]);
   });
 
+  it("one CLI call per run of sets or of removals, in the changes' order (a list removed, then written item by item); the config is read only for removals", async () => {
+    const { workDir } = project();
+    const { stack, calls } = fakeStack({ "pulumi-nfv:vnfs": { hw: { pending: ["VDU1-0"] } } }, { workDir });
+    let reads = 0;
+    const getAllConfig = stack.getAllConfig.bind(stack);
+    (stack as unknown as { getAllConfig: () => unknown }).getAllConfig = () => (reads++, getAllConfig());
+    const key = (k: string) => `pulumi-nfv:vnfs.hw.${k}`;
+    await applyConfigChanges(stack, [
+      { key: key("package_generations.VDU1-1"), value: "2" },
+      { key: key("package_generations.VDU1-2"), value: "2" },
+      { key: key("pending"), remove: true },
+      { key: key("previous_package"), remove: true },
+      { key: key("pending[0]"), value: "VDU1-3" },
+    ]);
+    expect(calls).toEqual([
+      `set ${key("package_generations.VDU1-1")}=2 ${key("package_generations.VDU1-2")}=2 path=true`,
+      `remove ${key("pending")} path=true`,
+      `set ${key("pending[0]")}=VDU1-3 path=true`,
+    ]);
+    expect(reads).toBe(1);
+    calls.length = 0;
+    await applyConfigChanges(stack, [{ key: key("heal_generation"), value: "3" }]);
+    expect(calls).toEqual([`set ${key("heal_generation")}=3 path=true`]);
+    expect(reads).toBe(1);
+  });
+
   it("a stack with no settings file yet: restoring removes the one the changes created", async () => {
     const workDir = mkdtempSync(path.join(tmpdir(), "stack-state-"));
     dirs.push(workDir);
