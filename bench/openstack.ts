@@ -2,8 +2,8 @@
  * `npm run bench:openstack`: Pulumi against Heat (the engine Tacker drives) on the lab OpenStack
  * (lab/openstack, Debian bookworm's Zed, nova with the fake driver), in one run:
  *
- * - deploy the same VM-based VNF with 5 and with 20 servers: `pulumi up` (Automation API, the stack
- *   config of bench/fixtures/bench_vnf at instantiation level 5 or 20) against a Heat stack made
+ * - deploy the same VM-based VNF with 5, 20 and 100 servers: `pulumi up` (Automation API, the stack
+ *   config of bench/fixtures/bench_vnf at instantiation level 5, 20 or 100) against a Heat stack made
  *   the way Tacker makes it (bench/fixtures/heat: a BaseHOT-style top template with an
  *   OS::Heat::AutoScalingGroup of a nested VDU1.yaml holding OS::Neutron::Port + OS::Nova::Server
  *   on that port, the `nfv` json parameter, scale-out/in policies), created through Heat's REST
@@ -16,13 +16,14 @@
  *
  * Every Pulumi run also says where its seconds went (bench/step-budget, from the run's step events;
  * the heal's through `nfv heal --event-log`): before the first step, each kind of step beside the
- * openstack provider's fixed wait, idle time between steps, and after the last step.
+ * openstack provider's fixed wait, idle time between steps, and after the last step; and the peak
+ * memory of its processes by role (bench/process-memory: engine, language host, program, providers).
  *
  * Both sides end at the same point: every server ACTIVE in Nova (Pulumi's openstack provider and
  * Heat's OS::Nova::Server both wait for it). Between measurements the bench waits until the lab's
  * VM-host agent has caught up (it makes a network namespace and root filesystem for every ACTIVE
  * server, ~10 s each), so that one side's leftovers do not load the other's measurement; the order
- * alternates (Pulumi first at 5, Heat first at 20).
+ * alternates (Pulumi first at 5 and 100, Heat first at 20).
  *
  * Heat runs only when asked (`lab/openstack/up --with-heat`): the bench brings the lab up with
  * Heat if needed and leaves it as it found it (lab down if it started the lab, Heat stopped if it
@@ -38,6 +39,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { keystoneSession } from "../clients/openstack";
 import { readStepEvents, stepEvent, type StepEvent } from "../cli/event-log";
 import { describeBudget, stepBudget } from "./step-budget";
+import { describeMemory, PulumiMemorySampler } from "./process-memory";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
@@ -45,8 +47,8 @@ const LAB = join(REPO, "lab/openstack");
 const FIXTURES = join(REPO, "bench/fixtures");
 const PACKAGE = join(FIXTURES, "bench_vnf");
 const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
-const SIZES = (process.env.BENCH_SIZES ?? "5,20").split(",").map(Number);
-/** For debugging one side: BENCH_SIDES=heat or pulumi (default both); BENCH_SIZES=5 (default 5,20). */
+const SIZES = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
+/** For debugging one side: BENCH_SIDES=heat or pulumi (default both); BENCH_SIZES=5 (default 5,20,100). */
 const SIDES = (process.env.BENCH_SIDES ?? "pulumi,heat").split(",");
 const POLL_MS = 1000;
 const HEAL_VNFC = "VDU1-0";
@@ -408,22 +410,30 @@ async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: strin
   });
 }
 
-/** A Pulumi run's seconds, and where they went (bench/step-budget). */
+/** A Pulumi run's seconds, where they went (bench/step-budget), and its processes' peak memory (bench/process-memory). */
 interface Timed {
   seconds: number;
   budget: string[];
+  memory?: string;
 }
 
-/** Times `run`, given an `onEvent` collecting its step events; with what it returned. */
+/** Times `run`, given an `onEvent` collecting its step events, and samples its processes' memory; with what it returned. */
 async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T>): Promise<Timed & { result: T }> {
   const events: StepEvent[] = [];
+  const memory = new PulumiMemorySampler();
+  memory.start();
   const start = Date.now();
-  const result = await run((e) => {
-    const step = stepEvent(e, Date.now());
-    if (step) events.push(step);
-  });
+  let result: T;
+  try {
+    result = await run((e) => {
+      const step = stepEvent(e, Date.now());
+      if (step) events.push(step);
+    });
+  } finally {
+    memory.stop();
+  }
   const end = Date.now();
-  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)), result };
+  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)), memory: describeMemory(memory.peaks()), result };
 }
 
 async function pulumiUp(p: BenchStack, n: number): Promise<Timed> {
@@ -467,12 +477,15 @@ interface Row {
   note?: string;
   /** Where the Pulumi run's seconds went. */
   budget?: string[];
+  /** The Pulumi run's peak memory by process role. */
+  memory?: string;
 }
 
 /** Records a Pulumi run on its row; its seconds. */
 function record(row: Row, timed: Timed): number {
   row.pulumi = timed.seconds;
   row.budget = timed.budget;
+  row.memory = timed.memory;
   return timed.seconds;
 }
 
@@ -578,6 +591,8 @@ async function main(): Promise<void> {
     for (const r of rows.filter((x) => x.note)) out.push(`note (${r.op}): ${r.note}`);
     out.push("", "where the Pulumi seconds went (step events of each run; the provider's fixed waits are its StateChangeConf delays):");
     for (const r of rows.filter((x) => x.budget)) out.push(`${r.op}, ${r.budget![0]}`, ...r.budget!.slice(1));
+    out.push("", "peak memory of each Pulumi run's processes (sampled every 0.5 s; PSS adds up across processes, RSS counts shared pages in each):");
+    for (const r of rows.filter((x) => x.memory)) out.push(`${r.op}: ${r.memory}`);
     out.push("up with no change: Pulumi's fixed cost of a run (program, plugins, diff of every resource; no refresh); Heat has no such step");
     out.push(
       "both heal rows: the Pulumi column is the same `nfv heal` run; the Heat rows are Tacker's way through the API (heatclient) and the literal openstack CLI commands (3-4 s client start-up each, --wait polls)",

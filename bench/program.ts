@@ -28,7 +28,7 @@ interface Result {
   peakRssMiB: number;
 }
 
-/** bench_vnf with N instances of VDU1 at the level `instantiation_level_20`, and its request. */
+/** bench_vnf with N instances of VDU1 at the level `instantiation_level_100`, and its request. */
 function packageOfSize(dir: string, n: number): { pkg: string; request: string } {
   const pkg = join(dir, "bench_vnf");
   cpSync(join(FIXTURES, "bench_vnf"), pkg, { recursive: true });
@@ -36,14 +36,14 @@ function packageOfSize(dir: string, n: number): { pkg: string; request: string }
   writeFileSync(
     df,
     readFileSync(df, "utf8")
-      .replace("max_number_of_instances: 20", `max_number_of_instances: ${n}`)
-      .replace("max_scale_level: 19", `max_scale_level: ${n - 1}`)
-      .replace(/scale_level: 19$/m, `scale_level: ${n - 1}`)
-      // Anchored: once the line above is replaced, "max_number_of_instances: 2000" holds this text too.
-      .replace(/^(\s+)number_of_instances: 20$/m, `$1number_of_instances: ${n}`),
+      .replace("max_number_of_instances: 100", `max_number_of_instances: ${n}`)
+      .replace("max_scale_level: 99", `max_scale_level: ${n - 1}`)
+      .replace(/scale_level: 99$/m, `scale_level: ${n - 1}`)
+      // Anchored: the level's own line, not "max_number_of_instances".
+      .replace(/^(\s+)number_of_instances: 100$/m, `$1number_of_instances: ${n}`),
   );
   const request = join(dir, "request.json");
-  writeFileSync(request, readFileSync(join(FIXTURES, "bench_level20.json"), "utf8").replace("LAB_NET_ID", "net-0"));
+  writeFileSync(request, readFileSync(join(FIXTURES, "bench_level100.json"), "utf8").replace("LAB_NET_ID", "net-0"));
   return { pkg, request };
 }
 
