@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:cli`: the `nfv` CLI as a process, against node itself, in one run. Each command
+ * runs RUNS times (default 11; BENCH_RUNS), the commands taking turns so that a drift in the
+ * machine's load touches them alike; the table gives the median time to the first byte on stdout
+ * and to exit, and what the command costs beyond starting node (`node -e 0`).
+ *
+ * - `nfv --help`: the entry and its table of commands;
+ * - `nfv validate` of a real package (helloworld3, and the largest package of Tacker's own that
+ *   Tacker accepts): reading, validating and planning, no Pulumi module loaded;
+ * - `nfv heal --help`: the operations commands load the Automation API, which loads all of
+ *   @pulumi/pulumi (and, through it, the TypeScript compiler): what every `nfv scale`, `heal`,
+ *   `change-*`, `terminate` and `rollback` pays before its first CLI call.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { REPO } from "./bench-stack";
+
+const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
+const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+const PACKAGES = join(REPO, "../shared/vnf-packages");
+const LARGEST_ACCEPTED = "tacker-corpus/packages/etsi_stack_update_in_heal";
+
+interface Case {
+  name: string;
+  argv: string[];
+  /** The exit status it must end with (a refused package would measure the wrong work). */
+  status: number;
+}
+
+interface Timing {
+  firstOutputMs: number;
+  exitMs: number;
+}
+
+function run(c: Case): Promise<Timing> {
+  return new Promise((done, failed) => {
+    const start = performance.now();
+    let first: number | undefined;
+    let out = "";
+    const child = spawn(process.execPath, c.argv, { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (b: Buffer) => {
+      first ??= performance.now();
+      out += b.toString();
+    });
+    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+    child.on("error", failed);
+    child.on("close", (status) => {
+      const end = performance.now();
+      if (status !== c.status) failed(new Error(`${c.name}: exit ${status}, want ${c.status}: ${out.slice(-600)}`));
+      else done({ firstOutputMs: (first ?? end) - start, exitMs: end - start });
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  for (const p of ["helloworld3", LARGEST_ACCEPTED])
+    if (!existsSync(join(PACKAGES, p))) throw new Error(`bench: ${join(PACKAGES, p)} is missing (../shared beside the repository)`);
+  const cases: Case[] = [
+    { name: "node itself (node -e 0)", argv: ["-e", "0"], status: 0 },
+    { name: "nfv --help", argv: [NFV_CLI, "--help"], status: 0 },
+    { name: "nfv validate helloworld3", argv: [NFV_CLI, "validate", join(PACKAGES, "helloworld3")], status: 0 },
+    { name: "nfv validate etsi_stack_update_in_heal", argv: [NFV_CLI, "validate", join(PACKAGES, LARGEST_ACCEPTED)], status: 0 },
+    { name: "nfv heal --help (loads @pulumi/pulumi)", argv: [NFV_CLI, "heal", "--help"], status: 0 },
+  ];
+  const load0 = loadavg();
+  const timings = new Map<string, Timing[]>(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < RUNS; i++) for (const c of cases) timings.get(c.name)!.push(await run(c));
+  const nodeMs = median(timings.get(cases[0].name)!.map((t) => t.exitMs));
+  const header = ["command", "first output ms", "exit ms", "beyond node ms"];
+  const cells = cases.map((c) => {
+    const ts = timings.get(c.name)!;
+    const exit = median(ts.map((t) => t.exitMs));
+    return [c.name, median(ts.map((t) => t.firstOutputMs)).toFixed(0), exit.toFixed(0), c === cases[0] ? "-" : (exit - nodeMs).toFixed(0)];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const line = (r: string[]) => "| " + r.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ") + " |";
+  const out = [line(header), "|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|", ...cells.map(line)];
+  out.push(
+    "",
+    `medians of ${RUNS} runs each, the commands taking turns; node ${process.version}`,
+    `load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} at the end, on ${cpus().length} cores`,
+  );
+  process.stdout.write(out.join("\n") + "\n");
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});
