@@ -45,6 +45,12 @@ export interface Budget {
   idle: number;
   steps: StepSpan[];
   unchanged: number;
+  /**
+   * Seconds from the engine's start (its prelude) to the stack resource's step, which the SDK
+   * registers before it loads the program; and from there to the last step to begin, which in a
+   * run that changes nothing is the program's imports and registrations, each diffed.
+   */
+  program?: { stack: number; lastStep: number };
 }
 
 /** The budget of a run timed from `start` to `end` (ms since the epoch) with these step events. */
@@ -55,6 +61,9 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
   const prelude = events.find((e) => e.kind === "prelude");
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
   const beforeEngine = (until: number) => seconds(Math.min(prelude?.at ?? until, until) - start);
+  const stackPre = events.find((e) => e.kind === "pre" && e.type === "pulumi:pulumi:Stack");
+  const lastPre = Math.max(...events.filter((e) => e.kind === "pre").map((e) => e.at));
+  const program = stackPre ? { program: { stack: seconds(stackPre.at - (prelude?.at ?? start)), lastStep: seconds(lastPre - stackPre.at) } } : {};
   for (const e of events) {
     if (!e.urn || !e.op) continue; // the prelude and the summary
     const key = `${e.op} ${e.urn}`;
@@ -71,7 +80,7 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     steps.push({ type: e.type ?? "", op: e.op, urn: e.urn, start: pre.at, end: e.at, failed: e.kind === "failed" });
   }
   if (steps.length === 0)
-    return { total: seconds(end - start), beforeEngine: beforeEngine(end), before: seconds(end - start), after: 0, idle: 0, steps, unchanged };
+    return { total: seconds(end - start), beforeEngine: beforeEngine(end), before: seconds(end - start), after: 0, idle: 0, steps, unchanged, ...program };
   const first = Math.min(...steps.map((s) => s.start));
   const last = Math.max(...steps.map((s) => s.end));
   // the union of the step intervals: what is not in it, between first and last, is idle
@@ -90,6 +99,7 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
     idle: seconds(last - first - busy),
     steps,
     unchanged,
+    ...program,
   };
 }
 
@@ -108,6 +118,10 @@ export function describeBudget(b: Budget): string[] {
   const lines = [
     `${f(b.total)} s: ${f(b.beforeEngine)} s before the engine began (node, nfv's reads and config writes, CLI), ${f(b.before - b.beforeEngine)} s from there to the first step (plugins, program, diff), ${f(stepped)} s of steps (${f(b.idle)} s of it with none running), ${f(b.after)} s after the last (snapshot, exit); ${b.unchanged} resources unchanged`,
   ];
+  if (b.program)
+    lines.push(
+      `  the stack's step began ${f(b.program.stack)} s after the engine did (plugins, the language host, node and the Pulumi SDK), the last step ${f(b.program.lastStep)} s after that (with nothing to change: the program's imports and registrations, each diffed)`,
+    );
   const groups = new Map<string, StepSpan[]>();
   for (const s of b.steps) {
     const key = `${s.type} ${s.op}`;

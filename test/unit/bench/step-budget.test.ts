@@ -28,7 +28,7 @@ describe("stepBudget", () => {
 
   it("splits a run into before the engine, before the first step, the steps with their idle time, and after the last", () => {
     const b = stepBudget(heal, 1e6, 1e6 + 30_000);
-    expect(b).toMatchObject({ total: 30, beforeEngine: 0.8, before: 2, after: 3, idle: 1, unchanged: 1 });
+    expect(b).toMatchObject({ total: 30, beforeEngine: 0.8, before: 2, after: 3, idle: 1, unchanged: 1, program: { stack: 0.2, lastStep: 14 } });
     expect(b.steps.map((s) => [s.op, (s.end - s.start) / 1000])).toEqual([
       ["delete-replaced", 12],
       ["create-replacement", 12],
@@ -47,6 +47,7 @@ describe("stepBudget", () => {
     expect(b.idle).toBeCloseTo(0.6, 5); // 6.4 s to 7 s: the servers wait for their ports
     expect(describeBudget(b)).toEqual([
       "23.0 s: 1.0 s before the engine began (node, nfv's reads and config writes, CLI), 0.0 s from there to the first step (plugins, program, diff), 21.0 s of steps (0.6 s of it with none running), 1.0 s after the last (snapshot, exit); 0 resources unchanged",
+      "  the stack's step began 0.9 s after the engine did (plugins, the language host, node and the Pulumi SDK), the last step 6.1 s after that (with nothing to change: the program's imports and registrations, each diffed)",
       `  5x ${PORT} create: 5.0-5.0 s each, of which the provider's fixed wait 5 s`,
       `  5x ${SERVER} create: 11.0-15.0 s each, of which the provider's fixed wait 10 s`,
     ]);
@@ -61,7 +62,9 @@ describe("stepBudget", () => {
       before: 5,
       after: 0,
       unchanged: 1,
+      program: { stack: 1, lastStep: 0 },
     });
+    expect(stepBudget(step(SERVER, "vm-0", "create", 3, 9), 1e6, 1e6 + 10_000).program).toBeUndefined();
   });
 });
 
