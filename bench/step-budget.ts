@@ -61,7 +61,8 @@ export function stepBudget(events: StepEvent[], start: number, end: number): Bud
   const prelude = events.find((e) => e.kind === "prelude");
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
   const beforeEngine = (until: number) => seconds(Math.min(prelude?.at ?? until, until) - start);
-  const stackPre = events.find((e) => e.kind === "pre" && e.type === "pulumi:pulumi:Stack");
+  // a destroy runs no program: its stack's step is a delete, the last of the run
+  const stackPre = events.find((e) => e.kind === "pre" && e.type === "pulumi:pulumi:Stack" && e.op !== "delete");
   const lastPre = Math.max(...events.filter((e) => e.kind === "pre").map((e) => e.at));
   const program = stackPre ? { program: { stack: seconds(stackPre.at - (prelude?.at ?? start)), lastStep: seconds(lastPre - stackPre.at) } } : {};
   for (const e of events) {

@@ -65,6 +65,8 @@ describe("stepBudget", () => {
       program: { stack: 1, lastStep: 0 },
     });
     expect(stepBudget(step(SERVER, "vm-0", "create", 3, 9), 1e6, 1e6 + 10_000).program).toBeUndefined();
+    const destroy = [...step(SERVER, "vm-0", "delete", 1, 9), ...step("pulumi:pulumi:Stack", "s", "delete", 9.5, 9.6)];
+    expect(stepBudget(destroy, 1e6, 1e6 + 10_000).program).toBeUndefined();
   });
 });
 
