@@ -32,14 +32,14 @@
  * `bench-pulumi-N` on a private file backend.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { keystoneSession } from "../clients/openstack";
 import { readStepEvents, stepEvent, type StepEvent } from "../cli/event-log";
 import { describeBudget, stepBudget } from "./step-budget";
-import { describeMemory, PulumiMemorySampler } from "./process-memory";
+import { describeMemory, pids, PulumiMemorySampler, rollup, statFields } from "./process-memory";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
@@ -142,15 +142,12 @@ function heatMemory(state: string): Mem {
     if (existsSync(f)) leaders.add(Number(readFileSync(f, "utf8").trim()));
   }
   const m: Mem = { rss: 0, pss: 0, procs: 0 };
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
+  for (const d of pids()) {
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const sid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
-      if (!leaders.has(sid)) continue;
-      const roll = readFileSync(`/proc/${d}/smaps_rollup`, "utf8");
-      m.rss += Number(/^Rss:\s+(\d+)/m.exec(roll)?.[1] ?? 0);
-      m.pss += Number(/^Pss:\s+(\d+)/m.exec(roll)?.[1] ?? 0);
+      if (!leaders.has(Number(statFields(d)[3]))) continue;
+      const { rssKiB, pssKiB } = rollup(d);
+      m.rss += rssKiB;
+      m.pss += pssKiB;
       m.procs++;
     } catch {
       // gone meanwhile

@@ -54,29 +54,31 @@ export function memoryByRole(procs: ProcSample[], root: number): Map<string, Rol
   return roles;
 }
 
+/** The fields of /proc/<pid>/stat after the command's name: [0] state, [1] ppid, [2] pgrp, [3] session, … */
+export function statFields(pid: string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** A process's resident and proportional set sizes (KiB), from smaps_rollup. */
+export function rollup(pid: string): { rssKiB: number; pssKiB: number } {
+  const roll = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  return { rssKiB: Number(/^Rss:\s+(\d+)/m.exec(roll)?.[1] ?? 0), pssKiB: Number(/^Pss:\s+(\d+)/m.exec(roll)?.[1] ?? 0) };
+}
+
+/** The pids of the machine's processes. */
+export const pids = (): string[] => readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+
 /** Every process of the machine, with its memory; one that exits while it is read is left out. */
 function readProcs(): ProcSample[] {
   const out: ProcSample[] = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
+  for (const d of pids()) {
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const argv0 = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0")[0];
-      const exe = basename(argv0);
+      const ppid = Number(statFields(d)[1]);
+      const exe = basename(readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0")[0]);
       // smaps_rollup costs more than stat: read it only for the processes a role can name
-      if (exe !== "node" && exe !== "pulumi" && !exe.startsWith("pulumi-")) {
-        out.push({ pid: Number(d), ppid, exe, rssKiB: 0, pssKiB: 0 });
-        continue;
-      }
-      const roll = readFileSync(`/proc/${d}/smaps_rollup`, "utf8");
-      out.push({
-        pid: Number(d),
-        ppid,
-        exe,
-        rssKiB: Number(/^Rss:\s+(\d+)/m.exec(roll)?.[1] ?? 0),
-        pssKiB: Number(/^Pss:\s+(\d+)/m.exec(roll)?.[1] ?? 0),
-      });
+      const named = exe === "node" || exe === "pulumi" || exe.startsWith("pulumi-");
+      out.push({ pid: Number(d), ppid, exe, ...(named ? rollup(d) : { rssKiB: 0, pssKiB: 0 }) });
     } catch {
       // gone meanwhile
     }
