@@ -12,6 +12,10 @@
  *   kept) against what Tacker does: mark the member's server unhealthy and update the stack with
  *   its existing template (through the API; and once more with the `openstack` CLI, the literal
  *   `openstack stack resource mark unhealthy` + `openstack stack update --existing --wait`);
+ * - scale in by one step of the aspect, then out again to the instantiation level: `nfv scale`
+ *   (the scale level in stack config, then `up`) against what Tacker's openstack infra driver does:
+ *   signal the aspect's scaling policy (`vdu1_aspect_scale_in`/`_out`) and poll the group's members
+ *   until none is in progress. In, then out, so that 100 servers (the aspect's maximum) scale too;
  * - destroy/delete, for completeness.
  *
  * Every Pulumi run also says where its seconds went (bench/step-budget, from the run's step events;
@@ -31,7 +35,7 @@
  * when idle and the peak while Heat works. Resources are named `bench…`; Pulumi stacks
  * `bench-pulumi-N` on a private file backend.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -361,6 +365,33 @@ async function heatHealCli(name: string, id: string, facts: Facts): Promise<numb
   return seconds;
 }
 
+interface HeatMember {
+  resource_status: string;
+  parent_resource?: string;
+}
+
+/**
+ * Tacker's scale on Heat (its openstack infra driver's `scale` and `scale_wait`): signal the aspect's
+ * scaling policy, then poll the group's members until none is in progress; here also until the group
+ * has `want` members, since the first poll may come before Heat has begun.
+ */
+async function heatScale(name: string, id: string, type: "in" | "out", want: number): Promise<number> {
+  const a = await auth();
+  const t = performance.now();
+  await call("POST", `${a.heat}/stacks/${name}/${id}/resources/vdu1_aspect_scale_${type}/signal`);
+  for (;;) {
+    const { json } = await call<{ resources: HeatMember[] }>("GET", `${a.heat}/stacks/${name}/${id}/resources?nested_depth=1`);
+    const members = json.resources.filter((r) => r.parent_resource === "vdu1_aspect" && r.resource_status !== "DELETE_COMPLETE");
+    const failed = members.find((r) => r.resource_status.endsWith("_FAILED"));
+    if (failed) throw new Error(`heat scale ${type}: a member of ${name} is ${failed.resource_status}`);
+    if (members.length === want && !members.some((r) => r.resource_status.endsWith("_IN_PROGRESS"))) break;
+    await sleep(POLL_MS);
+  }
+  const seconds = (performance.now() - t) / 1000;
+  await checkServers("bench-VDU1", want, `heat scale ${type}`);
+  return seconds;
+}
+
 async function heatDelete(name: string, id: string): Promise<number> {
   const a = await auth();
   const t = performance.now();
@@ -373,6 +404,13 @@ async function portsOf(serverId: string): Promise<string[]> {
   const a = await auth();
   const { json } = await call<{ ports: { id: string }[] }>("GET", `${a.neutron}/v2.0/ports?device_id=${serverId}`);
   return json.ports.map((p) => p.id).sort();
+}
+
+/** After a scale: exactly `want` servers named `prefix…`, every one ACTIVE. */
+async function checkServers(prefix: string, want: number, what: string): Promise<void> {
+  const now = await benchServers(prefix);
+  if (now.length !== want || now.some((s) => s.status !== "ACTIVE"))
+    throw new Error(`after ${what}: ${now.length} servers (${now.filter((s) => s.status !== "ACTIVE").length} not ACTIVE), want ${want} ACTIVE`);
 }
 
 /** After a heal: the old server is gone, every server is ACTIVE, its ports now belong to the new one. */
@@ -414,23 +452,54 @@ interface Timed {
   memory?: string;
 }
 
-/** Times `run`, given an `onEvent` collecting its step events, and samples its processes' memory; with what it returned. */
-async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T>): Promise<Timed & { result: T }> {
-  const events: StepEvent[] = [];
+/** Runs `run` while sampling its processes' memory; when it began and ended. */
+async function sampled<T>(run: () => Promise<T>): Promise<{ start: number; end: number; memory: string; result: T }> {
   const memory = new PulumiMemorySampler();
   memory.start();
-  const start = Date.now();
-  let result: T;
   try {
-    result = await run((e) => {
-      const step = stepEvent(e, Date.now());
-      if (step) events.push(step);
-    });
+    const start = Date.now();
+    const result = await run();
+    return { start, end: Date.now(), memory: describeMemory(memory.peaks()), result };
   } finally {
     memory.stop();
   }
-  const end = Date.now();
-  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(events, start, end)), memory: describeMemory(memory.peaks()), result };
+}
+
+/** Times `run`, given an `onEvent` collecting its step events, and samples its processes' memory; with what it returned. */
+async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T>): Promise<Timed & { result: T }> {
+  const events: StepEvent[] = [];
+  const s = await sampled(() =>
+    run((e) => {
+      const step = stepEvent(e, Date.now());
+      if (step) events.push(step);
+    }),
+  );
+  return { seconds: (s.end - s.start) / 1000, budget: describeBudget(stepBudget(events, s.start, s.end)), memory: s.memory, result: s.result };
+}
+
+/** Exit status and output (stdout then stderr) of a process; not synchronous, so that the memory sampler runs meanwhile. */
+function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+  return new Promise((done, failed) => {
+    const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", failed);
+    child.on("close", (status) => done({ status, output: Buffer.concat([...out, ...err]).toString("utf8") }));
+  });
+}
+
+/**
+ * `nfv <operation> … --stack <the bench's stack>` as an operator runs it, in its own process (this
+ * bench's build): timed, its step events from its `--event-log`, its processes' memory sampled.
+ */
+async function nfvRun(p: BenchStack, operation: string, args: string[], work: string): Promise<Timed> {
+  const eventLog = join(work, `${operation}-${p.name}-${Date.now()}.jsonl`);
+  const argv = [NFV_CLI, operation, "--stack", p.name, ...args, "--event-log", eventLog, "--cwd", REPO];
+  const s = await sampled(() => runProcess(process.execPath, argv, { ...process.env, ...p.env }));
+  if (s.result.status !== 0) throw new Error(`nfv ${operation} exited ${s.result.status}: ${s.result.output.slice(-1500)}`);
+  return { seconds: (s.end - s.start) / 1000, budget: describeBudget(stepBudget(readStepEvents(eventLog), s.start, s.end)), memory: s.memory };
 }
 
 async function pulumiUp(p: BenchStack, n: number): Promise<Timed> {
@@ -438,8 +507,7 @@ async function pulumiUp(p: BenchStack, n: number): Promise<Timed> {
     const r = await p.stack.up({ color: "never", onEvent });
     if (r.summary.result !== "succeeded") throw new Error(`pulumi up: ${r.summary.result}`);
   });
-  const servers = await benchServers(`bench${n}-`);
-  if (servers.length !== n || servers.some((s) => s.status !== "ACTIVE")) throw new Error(`pulumi up: ${servers.length} servers, want ${n} ACTIVE`);
+  await checkServers(`bench${n}-`, n, "pulumi up");
   return timed;
 }
 
@@ -447,17 +515,16 @@ async function pulumiHeal(p: BenchStack, n: number, work: string): Promise<Timed
   const vnf = `bench${n}`;
   const old = (await benchServers(`${vnf}-${HEAL_VNFC}`))[0].id;
   const oldPorts = await portsOf(old);
-  const eventLog = join(work, `heal-${n}.jsonl`);
-  const start = Date.now();
-  // the CLI as an operator runs it, in its own process (its build of this bench)
-  const r = spawnSync(process.execPath, [NFV_CLI, "heal", "--stack", p.name, "--vnf", vnf, "--vnfc", HEAL_VNFC, "--event-log", eventLog, "--cwd", REPO], {
-    env: { ...process.env, ...p.env },
-    encoding: "utf8",
-  });
-  const end = Date.now();
-  if (r.status !== 0) throw new Error(`nfv heal exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
+  const timed = await nfvRun(p, "heal", ["--vnf", vnf, "--vnfc", HEAL_VNFC], work);
   await checkReplaced(old, oldPorts, `${vnf}-`);
-  return { seconds: (end - start) / 1000, budget: describeBudget(stepBudget(readStepEvents(eventLog), start, end)) };
+  return timed;
+}
+
+/** `nfv scale` of the bench VNF's aspect by one step; `want` servers after it. */
+async function pulumiScale(p: BenchStack, n: number, type: "in" | "out", want: number, work: string): Promise<Timed> {
+  const timed = await nfvRun(p, "scale", ["--vnf", `bench${n}`, "--aspect", "vdu1_aspect", "--steps", "1", "--type", type], work);
+  await checkServers(`bench${n}-`, want, `nfv scale --type ${type}`);
+  return timed;
 }
 
 async function pulumiDestroy(p: BenchStack): Promise<Timed> {
@@ -492,8 +559,10 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
   const heal: Row = { n, op: `heal 1 of ${n} (Heat: API)` };
   const healCli: Row = { n, op: `heal 1 of ${n} (Heat: openstack CLI)` };
   const noop: Row = { n, op: `up with no change, ${n} servers` };
+  const scaleIn: Row = { n, op: `scale in 1 of ${n}` };
+  const scaleOut: Row = { n, op: `scale out back to ${n}` };
   const destroy: Row = { n, op: `destroy ${n} servers` };
-  rows.push(deploy, noop, heal, healCli, destroy);
+  rows.push(deploy, noop, heal, healCli, scaleIn, scaleOut, destroy);
 
   const pulumiSide = async () => {
     const p = await pulumiOpen(n, lab.facts, resources, work);
@@ -507,6 +576,10 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
       log(`pulumi up with no change: ${secs(record(noop, again) * 1000)} s`);
       healCli.pulumi = record(heal, await pulumiHeal(p, n, work));
       log(`nfv heal --vnfc ${HEAL_VNFC}: ${secs(healCli.pulumi * 1000)} s`);
+      await quiesce(state, `bench${n}-`);
+      log(`nfv scale --type in: ${secs(record(scaleIn, await pulumiScale(p, n, "in", n - 1, work)) * 1000)} s`);
+      await quiesce(state, `bench${n}-`);
+      log(`nfv scale --type out: ${secs(record(scaleOut, await pulumiScale(p, n, "out", n, work)) * 1000)} s`);
       await quiesce(state, `bench${n}-`);
       log(`pulumi destroy: ${secs(record(destroy, await pulumiDestroy(p)) * 1000)} s`);
       await quiesce(state, `bench${n}-`);
@@ -531,6 +604,12 @@ async function runSize(n: number, lab: LabSession, state: string, resources: Fac
       await quiesce(state, "bench-VDU1");
       healCli.heat = await heatHealCli(heatName, id, lab.facts);
       log(`heat mark unhealthy + update --existing (CLI): ${secs(healCli.heat * 1000)} s`);
+      await quiesce(state, "bench-VDU1");
+      scaleIn.heat = await heatScale(heatName, id, "in", n - 1);
+      log(`heat signal vdu1_aspect_scale_in: ${secs(scaleIn.heat * 1000)} s`);
+      await quiesce(state, "bench-VDU1");
+      scaleOut.heat = await heatScale(heatName, id, "out", n);
+      log(`heat signal vdu1_aspect_scale_out: ${secs(scaleOut.heat * 1000)} s`);
       await quiesce(state, "bench-VDU1");
       destroy.heat = await heatDelete(heatName, id);
       id = undefined;
@@ -595,9 +674,11 @@ async function main(): Promise<void> {
       "both heal rows: the Pulumi column is the same `nfv heal` run; the Heat rows are Tacker's way through the API (heatclient) and the literal openstack CLI commands (3-4 s client start-up each, --wait polls)",
     );
     out.push("");
-    out.push("pulumi: `pulumi up` (Automation API) / `nfv heal --vnfc VDU1-0` (own process: up --replace of the server, port kept) / `pulumi destroy`");
     out.push(
-      `heat: Tacker-style BaseHOT (AutoScalingGroup of VDU1.yaml: port + server, scaling policies), REST API polled every ${POLL_MS} ms; heal = mark unhealthy + update --existing`,
+      "pulumi: `pulumi up` (Automation API) / `nfv heal --vnfc VDU1-0` (own process: up --replace of the server, port kept) / `nfv scale --aspect vdu1_aspect --steps 1` (own process: the scale level in stack config, then up) / `pulumi destroy`",
+    );
+    out.push(
+      `heat: Tacker-style BaseHOT (AutoScalingGroup of VDU1.yaml: port + server, scaling policies), REST API polled every ${POLL_MS} ms; heal = mark unhealthy + update --existing; scale = signal the aspect's scaling policy, then poll the group's members (Tacker's scale and scale_wait)`,
     );
     out.push("both end when every server is ACTIVE in Nova (nova fake driver); the lab's VM-host agent settles between measurements");
     out.push(
