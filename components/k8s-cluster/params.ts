@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import { DiagnosticBag, formatPath, type SourceLocation } from "../../translators/diagnostics";
+import { K8S_PARAM_KEY } from "../../translators/graph/component-resources";
 import { readInstantiateRequest, type InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import { readPackageFile, type PackageSource } from "../../translators/tosca/phase1-read/package-source";
@@ -15,7 +16,8 @@ import { parseNoProxy, parseProxyUrl, type NoProxyToken, type Parsed, type Proxy
 import { cidrsOverlap, parseCidr, type Cidr } from "./cidr";
 import { validHostsLine } from "./config/hosts";
 
-export const K8S_PARAM_KEY = "k8s_cluster_installation_param";
+export { K8S_PARAM_KEY };
+
 /** Tacker's defaults (v1 driver). */
 export const DEFAULT_POD_CIDR = "192.168.0.0/16";
 export const DEFAULT_SERVICE_CIDR = "10.96.0.0/12";

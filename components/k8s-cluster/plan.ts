@@ -5,6 +5,7 @@
  * steps. Every problem is collected into one `DiagnosticError`, raised before anything is created.
  */
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
+import { clusterDefaultServerGroup } from "../../translators/graph/component-resources";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
@@ -65,19 +66,12 @@ export interface PlanInput {
 /** A Nova server group per node role; `none`: no group beyond the VNFD's own affinity rules. */
 export type ClusterServerGroups = Partial<Record<Role, ServerGroupPolicy | "none">>;
 
-/**
- * Tacker's `podaffinity` flavour puts masters and workers in `anti-affinity` groups through its
- * BaseHOT, which a SOL001 VNFD does not carry: the same default here, for a VDU that no affinity
- * rule of the VNFD names and no `serverGroups` entry sets.
- */
-const POD_AFFINITY_FLAVOUR = "podaffinity";
-
+/** The server group of each role: its `serverGroups` entry, else the podaffinity flavour's default. */
 function serverGroupPolicies(flavour: Flavour, vduIds: Record<Role, string>, requested: ClusterServerGroups): Record<string, ServerGroupPolicy> {
   const out: Record<string, ServerGroupPolicy> = {};
   for (const role of ["master", "worker"] as const) {
     const vdu = vduIds[role];
-    const policy =
-      requested[role] ?? (flavour.id === POD_AFFINITY_FLAVOUR && !flavour.affinityRules.some((r) => r.vduIds.includes(vdu)) ? "anti-affinity" : "none");
+    const policy = requested[role] ?? clusterDefaultServerGroup(flavour, vdu) ?? "none";
     if (policy !== "none") out[vdu] = policy;
   }
   return out;

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { DiagnosticError } from "../../translators/diagnostics";
+import { DEFAULT_REGISTRY_STORAGE_GIB, REGISTRY_STORAGE_ID } from "../../translators/graph/component-resources";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
 import type { Flavour } from "../../translators/tosca/model";
 import type { PackageSource } from "../../translators/tosca/phase1-read/package-source";
@@ -15,8 +16,8 @@ import { HOST_VNFC, PARAM_KEY, readRegistryInstallation, registryStdin, type Reg
 export const INSTALL_SCRIPT = path.join(__dirname, "../../mgmt/registry/install-registry.sh");
 /** Where an `image_path` tarball is copied on the VM. */
 export const REMOTE_IMAGE_TARBALL = `${REMOTE_DIR}/registry-image.tar`;
-/** Storage id of the registry's Cinder volume inside the VmVnf. */
-export const STORAGE_ID = "RegistryStorage";
+/** Storage id of the registry's Cinder volume inside the VmVnf (the component graph's, which shows it). */
+export const STORAGE_ID = REGISTRY_STORAGE_ID;
 /** Tacker's Mgmt Driver artifact names whose hooks this component implements. */
 const DRIVER_FILES = ["private_registry_mgmt.py"];
 
@@ -132,7 +133,7 @@ export class PrivateRegistry extends pulumi.ComponentResource {
     const mode = args.mode ?? "container";
     const tls = args.tls ? pulumi.all([args.tls.certificate, args.tls.privateKey]) : pulumi.output<[string, string] | undefined>(undefined);
     const auth = args.auth ? pulumi.all([args.auth.username, args.auth.password]) : pulumi.output<[string, string] | undefined>(undefined);
-    const storageGib = args.vnf ? (args.vnf.storageGib ?? 20) : 0;
+    const storageGib = args.vnf ? (args.vnf.storageGib ?? DEFAULT_REGISTRY_STORAGE_GIB) : 0;
     const b64 = (s: string) => Buffer.from(s).toString("base64");
     const stdin = pulumi.secret(
       pulumi.all([tls, auth]).apply(([t, a]) =>

@@ -6,6 +6,7 @@
  */
 import type { Input } from "@pulumi/pulumi";
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
+import { ownServerGroupId } from "../../translators/graph/component-resources";
 import { unknownFlavour, unknownLevel, unknownLinkTargets } from "../../translators/graph/request-checks";
 import { instantiateViolation } from "../../translators/graph/vdus";
 import { unlinkedCps, vmProblems } from "../../translators/graph/vm-checks";
@@ -182,7 +183,7 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
     }
   }
   for (const [vduId, policy] of Object.entries(options.serverGroupPolicies ?? {})) {
-    const ruleId = `${vduId}_server_group`;
+    const ruleId = ownServerGroupId(vduId);
     if (!flavour.vdus.some((d) => d.id === vduId))
       err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavour.id}\``);
     else if (!SERVER_GROUP_POLICIES.includes(policy))

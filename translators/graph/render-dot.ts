@@ -9,6 +9,7 @@ const SHAPES: Record<GraphNode["kind"], string> = {
   volume: "cylinder",
   "server-group": "parallelogram",
   hook: "note",
+  vip: "doublecircle",
 };
 
 export function renderDot(graph: ComponentGraph): string {

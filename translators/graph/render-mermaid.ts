@@ -9,6 +9,7 @@ const SHAPES: Record<GraphNode["kind"], [string, string]> = {
   volume: ["[(", ")]"],
   "server-group": ["[/", "/]"],
   hook: [">", "]"],
+  vip: ["((", "))"],
 };
 
 export function renderMermaid(graph: ComponentGraph): string {

@@ -7,6 +7,7 @@ import { DiagnosticError, type Diagnostic } from "../diagnostics";
 import type { InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { VnfModel } from "../tosca/model";
 import { chooseComponent } from "./choose-component";
+import { componentResourceNodes } from "./component-resources";
 import { hookNodes } from "./hooks";
 import { networkNodes } from "./networks";
 import { flavourMismatch, unknownFlavour, unknownLevel, unknownLinkTargets } from "./request-checks";
@@ -69,6 +70,9 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
     nodes.push(...part.nodes);
     edges.push(...part.edges);
   }
+  const own = componentResourceNodes(component, flavour, request, edges);
+  nodes.push(...own.nodes);
+  edges.push(...own.edges);
   // `contains` edges first, in node order: stable output for diffs.
   const contains: GraphEdge[] = nodes.slice(1).map((n) => ({ from: root.id, to: n.id, kind: "contains" }));
   const graph: ComponentGraph = { flavourId, nodes, edges: [...contains, ...edges] };

@@ -27,7 +27,7 @@ export interface ComponentGraph {
   edges: GraphEdge[];
 }
 
-export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode;
+export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode | VipNode;
 
 interface NodeBase {
   /** Unique in the graph: `<kind>:<model id>`. */
@@ -76,6 +76,13 @@ export interface PortNode extends NodeBase {
   subnetId?: string;
 }
 
+/** A port no VDU is plugged into, whose address moves between VDUs: a Kubernetes cluster's VIP (keepalived on the masters). */
+export interface VipNode extends NodeBase {
+  kind: "vip";
+  /** Its name in the Tacker parameters (`cluster_cp_name`). */
+  cpId: string;
+}
+
 export interface NetworkNode extends NodeBase {
   kind: "network";
   /** VL id for an internal network, the `extVirtualLinks[].id` for an external one. */
@@ -116,7 +123,7 @@ export type EdgeKind =
   | "contains"
   /** Port → VDU it is plugged into. */
   | "binds"
-  /** Port → network it is attached to. */
+  /** Port or VIP → network it is attached to. */
   | "attaches"
   /** VDU → volume. */
   | "mounts"
