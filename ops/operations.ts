@@ -92,7 +92,14 @@ export function planScaleOperation(prepared: PreparedVnf[], args: ScaleArgs): Op
     for (const c of scale.changes) summary.push(`${c.kind} ${c.name}: replicas ${c.from} → ${c.to}`);
   } else {
     const flavour = p.model.flavours.find((f) => f.id === p.request!.flavourId)!;
-    const scale = planVmScale({ flavour, currentLevels: current, aspectId: args.aspectId, steps: args.steps, type: args.type });
+    const scale = planVmScale({
+      flavour,
+      currentLevels: current,
+      instantiationLevelId: p.request.instantiationLevelId,
+      aspectId: args.aspectId,
+      steps: args.steps,
+      type: args.type,
+    });
     levels = scale.scaleLevels;
     summary.push(`aspect ${args.aspectId}: scale level ${scale.from} → ${scale.to}`);
     for (const id of scale.added) summary.push(`+ VNFC ${id}`);

@@ -9,6 +9,8 @@ export interface ScaleRequest {
   flavour: Flavour;
   /** Current scale level per aspect (stack config); absent: the instantiation level's. */
   currentLevels: Record<string, number>;
+  /** The level the VNF was instantiated at (the request's); absent: the flavour's default. */
+  instantiationLevelId?: string;
   aspectId: string;
   /** Number of steps, ≥ 1. */
   steps: number;
@@ -45,7 +47,11 @@ export function planScale(req: ScaleRequest): ScalePlan {
     ]);
   if (!Number.isInteger(req.steps) || req.steps < 1)
     throw new DiagnosticError("cannot plan scale", [problem("SCALE_STEPS", `steps must be a whole number ≥ 1, got ${req.steps}`)]);
-  const from = req.currentLevels[aspect.id] ?? 0;
+  // Until the first scale writes it to config, an aspect is at the level its VNF was instantiated
+  // at (its scale_info), as in Tacker and as VmVnf deploys it.
+  const levelId = req.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
+  const atLevel = flavour.instantiationLevels.find((l) => l.id === levelId)?.scaleInfo ?? {};
+  const from = req.currentLevels[aspect.id] ?? atLevel[aspect.id] ?? 0;
   const to = req.type === "out" ? from + req.steps : from - req.steps;
   const problems: Diagnostic[] = [];
   if (to > aspect.maxScaleLevel)

@@ -50,6 +50,15 @@ describe("nfv scale plans", () => {
     expect(op.summary).toEqual(["aspect worker_instance: scale level 2 → 1", "- VNFC VDU2-2"]);
   });
 
+  it("VM VNF: with no scale level in config, starts from the instantiation level's (as VmVnf deploys it)", async () => {
+    // helloworld3's instantiation_level_2: worker_instance at scale level 2, three VDU2s
+    const prepared = await prepare([hw({ requestPath: path.join(ROOT, "test/fixtures/vnf/helloworld3_level2.json") })]);
+    const op = planScaleOperation(prepared, { aspectId: "worker_instance", steps: 1, type: "in" });
+    expect(op.summary).toEqual(["aspect worker_instance: scale level 2 → 1", "- VNFC VDU2-2"]);
+    expect(op.configChanges).toEqual([{ key: "pulumi-nfv:vnfs.hw.scale_levels.worker_instance", value: "1" }]);
+    expect(() => planScaleOperation(prepared, { aspectId: "worker_instance", steps: 1, type: "out" })).toThrow(/beyond max_scale_level 2/);
+  });
+
   it("refuses an aspect no VNF has", () => {
     expect(() => planScaleOperation([] as PreparedVnf[], { aspectId: "x", steps: 1, type: "out" })).toThrow("no VNF of the stack has aspect 'x'");
   });
