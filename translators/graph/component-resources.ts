@@ -64,7 +64,7 @@ export function componentResourceNodes(
         label: `${ruleId} (anti-affinity, the podaffinity flavour)`,
         ruleId,
         policy: "anti-affinity",
-        scope: "nfvi-node",
+        scope: "nfvi_node",
       });
       out.push({ from: `vdu:${vduId}`, to: `server-group:${ruleId}`, kind: "member-of" });
     }
