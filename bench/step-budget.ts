@@ -121,7 +121,7 @@ export function describeBudget(b: Budget): string[] {
   ];
   if (b.program)
     lines.push(
-      `  the stack's step began ${f(b.program.stack)} s after the engine did (plugins, the language host, node and the Pulumi SDK), the last step ${f(b.program.lastStep)} s after that (with nothing to change: the program's imports and registrations, each diffed)`,
+      `  the stack's step began ${f(b.program.stack)} s after the engine did (plugins, the language host, node and the Pulumi SDK), the last step ${f(b.program.lastStep)} s after that (${b.steps.length === 0 ? "nothing changed: the program's imports and registrations, each diffed" : "the program's registrations, and the changes that step waited for"})`,
     );
   const groups = new Map<string, StepSpan[]>();
   for (const s of b.steps) {
