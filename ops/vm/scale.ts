@@ -3,6 +3,7 @@
  * Scale-out adds VNFCs at the next indexes; scale-in removes the highest indexes first, as Tacker does.
  */
 import { DiagnosticError, type Diagnostic } from "../../translators/diagnostics";
+import { scaleLevelsOf } from "../../translators/kubernetes/replicas";
 import type { Flavour } from "../../translators/tosca/model";
 
 export interface ScaleRequest {
@@ -48,10 +49,8 @@ export function planScale(req: ScaleRequest): ScalePlan {
   if (!Number.isInteger(req.steps) || req.steps < 1)
     throw new DiagnosticError("cannot plan scale", [problem("SCALE_STEPS", `steps must be a whole number ≥ 1, got ${req.steps}`)]);
   // Until the first scale writes it to config, an aspect is at the level its VNF was instantiated
-  // at (its scale_info), as in Tacker and as VmVnf deploys it.
-  const levelId = req.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
-  const atLevel = flavour.instantiationLevels.find((l) => l.id === levelId)?.scaleInfo ?? {};
-  const from = req.currentLevels[aspect.id] ?? atLevel[aspect.id] ?? 0;
+  // at (its scale_info), as in Tacker, as VmVnf deploys it and as a CNF's scale reads it.
+  const from = scaleLevelsOf(flavour, { instantiationLevelId: req.instantiationLevelId, scaleLevels: req.currentLevels })[aspect.id];
   const to = req.type === "out" ? from + req.steps : from - req.steps;
   const problems: Diagnostic[] = [];
   if (to > aspect.maxScaleLevel)
