@@ -11,11 +11,11 @@
  *   @pulumi/pulumi (and, through it, the TypeScript compiler): what every `nfv scale`, `heal`,
  *   `change-*`, `terminate` and `rollback` pays before its first CLI call.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { REPO } from "./bench-stack";
+import { runProcess } from "./run-process";
 
 const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
@@ -34,24 +34,11 @@ interface Timing {
   exitMs: number;
 }
 
-function run(c: Case): Promise<Timing> {
-  return new Promise((done, failed) => {
-    const start = performance.now();
-    let first: number | undefined;
-    let out = "";
-    const child = spawn(process.execPath, c.argv, { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (b: Buffer) => {
-      first ??= performance.now();
-      out += b.toString();
-    });
-    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-    child.on("error", failed);
-    child.on("close", (status) => {
-      const end = performance.now();
-      if (status !== c.status) failed(new Error(`${c.name}: exit ${status}, want ${c.status}: ${out.slice(-600)}`));
-      else done({ firstOutputMs: (first ?? end) - start, exitMs: end - start });
-    });
-  });
+async function run(c: Case): Promise<Timing> {
+  const start = performance.now();
+  const r = await runProcess(process.execPath, c.argv);
+  if (r.status !== c.status) throw new Error(`${c.name}: exit ${r.status}, want ${c.status}: ${r.output.slice(-600)}`);
+  return { firstOutputMs: (r.firstOutput ?? r.end) - start, exitMs: r.end - start };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

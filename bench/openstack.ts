@@ -35,7 +35,7 @@
  * when idle and the peak while Heat works. Resources are named `bench…`; Pulumi stacks
  * `bench-pulumi-N` on a private file backend.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -45,6 +45,7 @@ import { readStepEvents, stepEvent, type StepEvent } from "../cli/event-log";
 import { describeBudget, stepBudget } from "./step-budget";
 import { describeMemory, pids, PulumiMemorySampler, rollup, statFields } from "./process-memory";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
+import { runProcess } from "./run-process";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
 const LAB = join(REPO, "lab/openstack");
@@ -339,6 +340,13 @@ async function heatMember(name: string, id: string): Promise<{ stack: string; st
   return { stack: sname, stackId: sid, server: servers[0].physical_resource_id };
 }
 
+/** Updates the stack (PATCH: its existing template, parameters and files unless `body` gives them) and waits until that update is complete: its `updated_time` is no longer `before`. */
+async function heatUpdate(name: string, id: string, body: unknown, before: string | null): Promise<void> {
+  const a = await auth();
+  await call("PATCH", `${a.heat}/stacks/${name}/${id}`, body);
+  await heatWait(name, id, (s) => s?.stack_status === "UPDATE_COMPLETE" && s.updated_time !== before);
+}
+
 async function heatHealApi(name: string, id: string): Promise<number> {
   const a = await auth();
   const m = await heatMember(name, id);
@@ -346,8 +354,7 @@ async function heatHealApi(name: string, id: string): Promise<number> {
   const before = (await heatStack(name, id))!.updated_time;
   const t = performance.now();
   await call("PATCH", `${a.heat}/stacks/${m.stack}/${m.stackId}/resources/VDU1`, { mark_unhealthy: true, resource_status_reason: "bench heal" });
-  await call("PATCH", `${a.heat}/stacks/${name}/${id}`, {});
-  await heatWait(name, id, (s) => s?.stack_status === "UPDATE_COMPLETE" && s.updated_time !== before);
+  await heatUpdate(name, id, {}, before);
   const seconds = (performance.now() - t) / 1000;
   await checkReplaced(m.server, oldPorts, "bench-VDU1");
   return seconds;
@@ -373,11 +380,9 @@ async function heatHealCli(name: string, id: string, facts: Facts): Promise<numb
  * accepted, then fails in heat-engine with "no password trust or auth_token").
  */
 async function heatScale(name: string, id: string, resources: Facts, want: number, what: string): Promise<number> {
-  const a = await auth();
   const before = (await heatStack(name, id))!.updated_time;
   const t = performance.now();
-  await call("PATCH", `${a.heat}/stacks/${name}/${id}`, heatTemplate(want, resources));
-  await heatWait(name, id, (s) => s?.stack_status === "UPDATE_COMPLETE" && s.updated_time !== before);
+  await heatUpdate(name, id, heatTemplate(want, resources), before);
   const seconds = (performance.now() - t) / 1000;
   await checkServers("bench-VDU1", want, what);
   return seconds;
@@ -466,19 +471,6 @@ async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T
     }),
   );
   return { seconds: (s.end - s.start) / 1000, budget: describeBudget(stepBudget(events, s.start, s.end)), memory: s.memory, result: s.result };
-}
-
-/** Exit status and output (stdout then stderr) of a process; not synchronous, so that the memory sampler runs meanwhile. */
-function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
-  return new Promise((done, failed) => {
-    const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", failed);
-    child.on("close", (status) => done({ status, output: Buffer.concat([...out, ...err]).toString("utf8") }));
-  });
 }
 
 /**
