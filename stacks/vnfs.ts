@@ -469,8 +469,11 @@ export async function prepareVnfs(entries: VnfEntry[], bag: DiagnosticBag): Prom
     const loaded = await loadVnfPackage(entry.packagePath, entry.requestPath, {
       extConnChanges: entry.extConnChange?.requestPaths,
       packageChanges: entry.packageChange?.requestPaths,
+      vnfInstanceId: entry.vnfInstanceId,
     });
-    bag.add(...loaded.diagnostics);
+    // ContainerizedVnf reports its plan's warnings (CNF_*) on itself, so the stack does not repeat them.
+    const cnf = loaded.component === "container-vnf";
+    bag.add(...loaded.diagnostics.filter((d) => !(cnf && d.severity === "warning" && d.code.startsWith("CNF_"))));
     if (!loaded.model || !loaded.request || !loaded.component) continue;
     let previousModel: VnfModel | undefined;
     if (entry.packageChange?.previousPackagePath) {

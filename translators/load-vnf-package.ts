@@ -36,6 +36,12 @@ export interface LoadVnfPackageOptions {
    * additionalParams apply over the request's. They touch no link, so they commute with `extConnChanges`.
    */
   packageChanges?: string[];
+  /**
+   * The VNF instance id `up` gives a containerized VNF (the stack's `vnf_instance_id`): the names
+   * Tacker derives from it (a legacy VDU's objects, a Helm release without `helm_release_name`) are
+   * then the graph's. Default: the all-zero UUID.
+   */
+  vnfInstanceId?: string;
 }
 
 export interface LoadedVnfPackage {
@@ -73,7 +79,10 @@ export async function loadVnfPackage(
   if (!model || (request !== undefined && !changed)) return loaded;
   const flavourId = options.flavourId ?? changed?.flavourId ?? model.flavours[0]?.id;
   if (flavourId === undefined) return loaded;
-  const planned = planComponentGraph(model, flavourId, changed);
+  const planned = planComponentGraph(model, flavourId, changed, {
+    source: pkg.source,
+    ...(options.vnfInstanceId !== undefined ? { vnfInstanceId: options.vnfInstanceId } : {}),
+  });
   diagnostics.push(...planned.diagnostics.map((d) => (d.file === undefined && requestFile !== undefined ? { ...d, file: requestFile } : d)));
   if (!planned.graph) return loaded;
   const root = planned.graph.nodes.find((n) => n.kind === "component");

@@ -21,7 +21,7 @@ const VIM_KINDS = ["openstack", "kubernetes"] as const;
 export const command: Command = {
   usage:
     [
-      "usage: nfv translate <package> [--flavour ID] [--request FILE] [--format json|mermaid|dot|text]",
+      "usage: nfv translate <package> [--flavour ID] [--request FILE] [--vnf-instance-id ID] [--format json|mermaid|dot|text]",
       "       nfv translate <ns-package> --vnf ID=PACKAGE ... [--request ID=FILE ...] [--vim ID=openstack|kubernetes ...]",
       "                     [--flavour ID] [--level ID] [--format json|mermaid|text]",
       "",
@@ -29,6 +29,8 @@ export const command: Command = {
       "              for an NS, its first NS flavour)",
       "  --request   a Tacker InstantiateVnfRequest JSON file (instantiation level, external networks);",
       "              for an NS, ID=FILE for one constituent (default: the NSD's VNF flavour)",
+      "  --vnf-instance-id  a CNF's instance id, which names some objects (a legacy VDU's, a Helm",
+      "              release without helm_release_name) as up names them (default: the all-zero UUID)",
       "  --vnf       an NS package's constituent: the NSD's VNF node ID and its VNF package (repeatable)",
       "  --vim       the kind of VIM a constituent goes on (default: what its component needs)",
       "  --level     the NS instantiation level (default: the flavour's default level)",
@@ -39,7 +41,7 @@ export const command: Command = {
       "Exit status: 0 no error, 1 at least one error, 2 bad usage.",
     ].join("\n") + "\n",
   async run(args, io) {
-    const parsed = parseArgs(args, ["flavour", "format", "level"], [], ["request", "vnf", "vim"]);
+    const parsed = parseArgs(args, ["flavour", "format", "level", "vnf-instance-id"], [], ["request", "vnf", "vim"]);
     const { positionals, options, lists } = parsed;
     const format = oneOf(options.get("format"), FORMATS, "json", "format");
     if (positionals.length !== 1) throw new UsageError("expected exactly one package");
@@ -48,7 +50,10 @@ export const command: Command = {
     const requests = lists.get("request") ?? [];
     if (requests.length > 1) throw new UsageError("--request: one request for a VNF package");
     const requestFile = requests[0];
-    const { model, graph, diagnostics } = await loadVnfPackage(positionals[0], requestFile, { flavourId: options.get("flavour") });
+    const { model, graph, diagnostics } = await loadVnfPackage(positionals[0], requestFile, {
+      flavourId: options.get("flavour"),
+      vnfInstanceId: options.get("vnf-instance-id"),
+    });
     // An NS package without --vnf: its own problems and what its constituents are, planned without them.
     if (diagnostics.some((d) => d.code === "PKG_IS_NSD")) return translateNs(positionals[0], parsed, format, io);
     // An unreadable --request is a usage error (exit 2), not a problem of the package.
@@ -82,6 +87,7 @@ function byId(values: string[], option: string, known?: ReadonlySet<string>): Ma
 
 async function translateNs(path: string, { options, lists }: ParsedArgs, format: (typeof FORMATS)[number], io: Io): Promise<number> {
   if (format === "dot") throw new UsageError("--format dot: an NS plan is drawn in mermaid only");
+  if (options.has("vnf-instance-id")) throw new UsageError("--vnf-instance-id is for a VNF package");
   const vnfs = byId(lists.get("vnf") ?? [], "vnf");
   const requests = byId(lists.get("request") ?? [], "request", new Set(vnfs.keys()));
   const vims = byId(lists.get("vim") ?? [], "vim", new Set(vnfs.keys()));

@@ -10,6 +10,8 @@ const SHAPES: Record<GraphNode["kind"], string> = {
   "server-group": "parallelogram",
   hook: "note",
   vip: "doublecircle",
+  "k8s-object": "component",
+  "helm-release": "tab",
 };
 
 export function renderDot(graph: ComponentGraph): string {

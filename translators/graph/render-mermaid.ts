@@ -10,6 +10,8 @@ const SHAPES: Record<GraphNode["kind"], [string, string]> = {
   "server-group": ["[/", "/]"],
   hook: [">", "]"],
   vip: ["((", "))"],
+  "k8s-object": ["[\\", "/]"],
+  "helm-release": ["[\\", "\\]"],
 };
 
 export function renderMermaid(graph: ComponentGraph): string {

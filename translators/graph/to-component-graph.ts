@@ -1,12 +1,14 @@
 /**
- * `toComponentGraph(model, flavourId, request?)`: a pure function from one flavour of a VNF model
- * (and optionally a Tacker instantiate request) to the component graph. It assembles the pieces
- * built by one module per concept (VDUs, networks, server groups, hooks).
+ * `toComponentGraph(model, flavourId, request?, files?)`: from one flavour of a VNF model (and
+ * optionally a Tacker instantiate request) to the component graph. It assembles the pieces built
+ * by one module per concept (VDUs, networks, server groups, hooks, a component's own resources, a
+ * CNF's Kubernetes objects). Pure but for reading the package's manifests and charts from `files`.
  */
 import { DiagnosticError, type Diagnostic } from "../diagnostics";
 import type { InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { VnfModel } from "../tosca/model";
 import { chooseComponent } from "./choose-component";
+import { cnfObjectNodes, type CnfPlanFiles } from "./cnf-objects";
 import { componentResourceNodes } from "./component-resources";
 import { hookNodes } from "./hooks";
 import { networkNodes } from "./networks";
@@ -24,16 +26,19 @@ export interface ComponentGraphResult {
 }
 
 /** The graph, or a `DiagnosticError` listing every mismatch between request and model. */
-export function toComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest): ComponentGraph {
-  const result = planComponentGraph(model, flavourId, request);
+export function toComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest, files?: CnfPlanFiles): ComponentGraph {
+  const result = planComponentGraph(model, flavourId, request, files);
   if (!result.graph || result.diagnostics.some((d) => d.severity === "error")) {
     throw new DiagnosticError(`cannot plan flavour \`${flavourId}\``, result.diagnostics);
   }
   return result.graph;
 }
 
-/** As `toComponentGraph`, returning problems instead of throwing. */
-export function planComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest): ComponentGraphResult {
+/**
+ * As `toComponentGraph`, returning problems instead of throwing. A containerized VNF's objects are
+ * in the graph only when the package's files are given.
+ */
+export function planComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest, files?: CnfPlanFiles): ComponentGraphResult {
   const diagnostics: Diagnostic[] = [];
   const flavour = model.flavours.find((f) => f.id === flavourId);
   if (!flavour) {
@@ -73,6 +78,12 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
   const own = componentResourceNodes(component, flavour, request, edges);
   nodes.push(...own.nodes);
   edges.push(...own.edges);
+  if (component === "container-vnf" && files) {
+    const cnf = cnfObjectNodes(model, flavourId, request, files);
+    nodes.push(...cnf.nodes);
+    edges.push(...cnf.edges);
+    diagnostics.push(...cnf.diagnostics);
+  }
   // `contains` edges first, in node order: stable output for diffs.
   const contains: GraphEdge[] = nodes.slice(1).map((n) => ({ from: root.id, to: n.id, kind: "contains" }));
   const graph: ComponentGraph = { flavourId, nodes, edges: [...contains, ...edges] };

@@ -27,7 +27,7 @@ export interface ComponentGraph {
   edges: GraphEdge[];
 }
 
-export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode | VipNode;
+export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode | VipNode | KubeObjectNode | HelmReleaseNode;
 
 interface NodeBase {
   /** Unique in the graph: `<kind>:<model id>`. */
@@ -118,6 +118,32 @@ export interface HookNode extends NodeBase {
   file: string;
 }
 
+/** A Kubernetes object a containerized VNF creates: a manifest's, or one generated for a VDU. */
+export interface KubeObjectNode extends NodeBase {
+  kind: "k8s-object";
+  apiVersion: string;
+  /** The object's `kind` (`Deployment`). */
+  objectKind: string;
+  name: string;
+  /** Absent for a cluster-scoped kind, and for an object that lands in the VIM's namespace. */
+  namespace?: string;
+  namespaced: boolean;
+  /** The component's child-name suffix: `<kind>-<name>` lower-cased (`deployment-vdu2`). */
+  key: string;
+  /** The replicas planned for a VDU's workload (none for a DaemonSet, a bare Pod or an HPA's workload). */
+  replicas?: number;
+}
+
+/** A Helm chart of the package, installed as one release (its objects are rendered at deploy time). */
+export interface HelmReleaseNode extends NodeBase {
+  kind: "helm-release";
+  releaseName: string;
+  /** Package path of the chart (`.tgz` or directory). */
+  chartFile: string;
+  /** The component's child-name suffix (`helm-<release>`). */
+  key: string;
+}
+
 export type EdgeKind =
   /** The component owns the target resource. */
   | "contains"
@@ -128,7 +154,9 @@ export type EdgeKind =
   /** VDU → volume. */
   | "mounts"
   /** VDU → server group. */
-  | "member-of";
+  | "member-of"
+  /** Kubernetes object → the VDU whose pods it runs (or that it was generated for). */
+  | "realises";
 
 export interface GraphEdge {
   from: string;

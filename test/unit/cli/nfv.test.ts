@@ -197,6 +197,51 @@ describe("nfv translate", () => {
     expect(graph.edges).toContainEqual({ from: "port:CP1", to: "network:ext:net0", kind: "attaches" });
   });
 
+  it("a CNF's graph holds the objects its request's manifests give, realising their VDUs; a manifest the package lacks is an error in the request file", async () => {
+    const dir = writePackage(
+      new Map([
+        [
+          "ok.json",
+          JSON.stringify({
+            flavourId: "simple",
+            additionalParams: { "lcm-kubernetes-def-files": ["Files/kubernetes/pod.yaml", "Files/kubernetes/deployment.yaml"] },
+          }),
+        ],
+        ["bad.json", JSON.stringify({ flavourId: "simple", additionalParams: { "lcm-kubernetes-def-files": ["Files/kubernetes/nope.yaml"] } })],
+      ]),
+    );
+    const TEST_CNF = join(SHARED_PACKAGES, "test_cnf");
+    const ok = await run("translate", TEST_CNF, "--request", join(dir, "ok.json"));
+    expect(ok.code, ok.err).toBe(0);
+    const graph = JSON.parse(ok.out).graph;
+    expect(graph.nodes.find((n: { id: string }) => n.id === "k8s-object:deployment-vdu2")).toMatchObject({
+      objectKind: "Deployment",
+      name: "vdu2",
+      key: "deployment-vdu2",
+      replicas: 1,
+    });
+    expect(graph.edges).toContainEqual({ from: "k8s-object:deployment-vdu2", to: "vdu:VDU2", kind: "realises" });
+    const bad = await run("translate", TEST_CNF, "--request", join(dir, "bad.json"), "--format", "mermaid");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(
+      `${join(dir, "bad.json")} (additionalParams.lcm-kubernetes-def-files[0]): error CNF_MANIFEST_NOT_DECLARED: \`Files/kubernetes/nope.yaml\` is not an artifact`,
+    );
+  });
+
+  it("--vnf-instance-id names a legacy VDU's objects as up does; it is refused for an NS package", async () => {
+    const legacy = join(SHARED_PACKAGES, "legacy-containerized", "tosca-vnfd-containerized.yaml");
+    const names = async (...extra: string[]) =>
+      JSON.parse((await run("translate", legacy, ...extra)).out)
+        .graph.nodes.filter((n: { kind: string }) => n.kind === "k8s-object")
+        .map((n: { name: string }) => n.name);
+    const byDefault = await names();
+    const given = await names("--vnf-instance-id", "3f0c5c6e-0b9e-4c51-9a57-1d2b3c4d5e6f");
+    expect(byDefault[0]).toMatch(/^vdu1-[0-9a-f]{8}$/);
+    expect(given[0]).toMatch(/^vdu1-[0-9a-f]{8}$/);
+    expect(given[0]).not.toBe(byDefault[0]);
+    expect((await run("translate", writePackage(examplePackage("ns")), "--vnf", "client=x", "--vnf-instance-id", "i")).code).toBe(2);
+  });
+
   it("draws mermaid and dot, and summarises as text", async () => {
     expect((await run("translate", HELLO, "--format", "mermaid")).out).toMatch(/^flowchart LR\n/);
     expect((await run("translate", HELLO, "--format", "dot")).out).toMatch(/^digraph "simple" \{/);

@@ -8,8 +8,6 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-// The module behind @pulumi/kubernetes's lazy `helm.v4.Chart`: its class is replaced by a recorder.
-import * as chartModule from "@pulumi/kubernetes/helm/v4/chart";
 import { instanceLabelTransform } from "../../../components/cnf/helm-release";
 import type { VnfModel } from "../../../translators/tosca/model";
 import type { PackageSource } from "../../../translators/tosca/phase1-read/package-source";
@@ -17,20 +15,8 @@ import { openPackage } from "../../../translators/tosca/phase1-read/read-package
 import { translateRead } from "../../../translators/tosca/translate";
 import { HELM_CHART_TGZ, helmCnfPackage } from "../../fixtures/helm-cnf-package";
 import { installMocks, settle, type Registered } from "../helpers/pulumi-mocks";
+import { charts } from "../helpers/recording-chart";
 import { thrown } from "./helpers";
-
-/**
- * The mock monitor refuses `transforms` ("The Pulumi CLI does not support transforms"), so the
- * Chart is a stand-in component of the same type that records its arguments and options.
- */
-const charts: { name: string; args: Record<string, unknown>; opts: pulumi.ComponentResourceOptions }[] = [];
-class RecordingChart extends pulumi.ComponentResource {
-  constructor(name: string, args: Record<string, unknown>, opts: pulumi.ComponentResourceOptions) {
-    super("kubernetes:helm.sh/v4:Chart", name, {}, { ...opts, transforms: undefined });
-    charts.push({ name, args, opts });
-  }
-}
-(chartModule as { Chart: unknown }).Chart = RecordingChart;
 
 let registered: Registered[];
 let cnf: typeof import("../../../components/cnf");

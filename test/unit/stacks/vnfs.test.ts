@@ -59,6 +59,42 @@ describe("vnfs in a stack config", () => {
     expect(deployment.provider).toContain("edge-provider");
   });
 
+  it("a CNF's plan warnings are reported once (by its ContainerizedVnf), its plan errors at the request file, before anything is registered", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-cnf-request-"));
+    const warn = vi.spyOn(pulumi.log, "warn");
+    try {
+      const request = (name: string, files: string[]) => {
+        writeFileSync(
+          path.join(dir, name),
+          JSON.stringify({ flavourId: "simple", additionalParams: { "lcm-kubernetes-def-files": files.map((f) => `Files/kubernetes/${f}`) } }),
+        );
+        return path.join(dir, name);
+      };
+      // A TokenReview is a request to the API server, not an object: skipped with a warning.
+      const cnf = (file: string) => ({ cnf: { vim: "edge", package: path.join(SHARED, "test_cnf"), instantiate_request: file } });
+      setConfig({ edge: RENDER_K8S_VIM }, cnf(request("ok.json", ["pod.yaml", "deployment.yaml", "token-review.yaml"])));
+      await program.deployStack();
+      await settle();
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("CNF_KIND_IGNORED"))).toEqual([
+        expect.stringMatching(/token-review\.yaml:\d+:\d+ .*warning CNF_KIND_IGNORED: TokenReview is a request/),
+      ]);
+      registered.length = 0;
+
+      const bad = request("bad.json", ["nope.yaml"]);
+      setConfig({ edge: RENDER_K8S_VIM }, cnf(bad));
+      const e = await failure();
+      expect(e.diagnostics.find((d) => d.code === "CNF_MANIFEST_NOT_DECLARED")).toMatchObject({
+        file: bad,
+        path: "additionalParams.lcm-kubernetes-def-files[0]",
+      });
+      await settle();
+      expect(registered.filter((r) => r.type.startsWith("kubernetes:"))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a registry on an existing host becomes a PrivateRegistry whose install runs over SSH", async () => {
     setConfig(
       {},
