@@ -3,11 +3,12 @@
  * the path that `nfv translate` and the stack program take (the translator, the Tacker request
  * reader, the component graph), for programs that use the components themselves. Nothing throws
  * on bad input: every problem is a diagnostic, located at `file:line:column` where it comes from
- * a file.
+ * a file (a plan's problem in a package file too, `locate-in-package.ts`).
  */
 import { readFileSync } from "node:fs";
 import type { Diagnostic } from "./diagnostics";
 import { planComponentGraph } from "./graph/to-component-graph";
+import { locateInPackage } from "./locate-in-package";
 import type { ComponentGraph, ComponentKind } from "./graph/types";
 import {
   applyExtConnChange,
@@ -83,7 +84,9 @@ export async function loadVnfPackage(
     source: pkg.source,
     ...(options.vnfInstanceId !== undefined ? { vnfInstanceId: options.vnfInstanceId } : {}),
   });
-  diagnostics.push(...planned.diagnostics.map((d) => (d.file === undefined && requestFile !== undefined ? { ...d, file: requestFile } : d)));
+  diagnostics.push(
+    ...locateInPackage(planned.diagnostics, pkg.source).map((d) => (d.file === undefined && requestFile !== undefined ? { ...d, file: requestFile } : d)),
+  );
   if (!planned.graph) return loaded;
   const root = planned.graph.nodes.find((n) => n.kind === "component");
   return { ...loaded, graph: planned.graph, ...(root?.kind === "component" ? { component: root.component } : {}) };

@@ -19,7 +19,9 @@ function instanceId(): string {
 
 export = async () => {
   // Read, validate and plan the package with the request: every error names its file and line.
-  const loaded = await loadVnfPackage(path.join(__dirname, "package"), config.require("instantiateRequest"));
+  // The instance id names what Tacker names from it (a Helm release without helm_release_name).
+  const vnfInstanceId = config.get("vnfInstanceId") ?? instanceId();
+  const loaded = await loadVnfPackage(path.join(__dirname, "package"), config.require("instantiateRequest"), { vnfInstanceId });
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || !loaded.model || !loaded.request) throw new Error(errors.map(formatDiagnostic).join("\n"));
   if (loaded.component !== "container-vnf") throw new Error(`the package plans a ${loaded.component}, not a CNF`);
@@ -41,7 +43,7 @@ export = async () => {
     flavourId: loaded.request.flavourId,
     instantiationLevelId: loaded.request.instantiationLevelId,
     additionalParams: loaded.request.additionalParams,
-    vnfInstanceId: config.get("vnfInstanceId") ?? instanceId(),
+    vnfInstanceId,
     packageSource: loaded.pkg.source,
     // A scale of web_aspect, as Tacker's ScaleVnfRequest would make it: `pulumi config set scaleLevel 1`.
     scaleLevels: { web_aspect: config.getNumber("scaleLevel") ?? 0 },

@@ -58,6 +58,25 @@ describe("loadVnfPackage", () => {
     expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([expect.objectContaining({ code: "VNF_UNKNOWN_CP", file: bad })]);
   });
 
+  it("a plan problem in a package file is located at its line and column there, the file as the package prints it", async () => {
+    const TEST_CNF = path.join(PACKAGES, "test_cnf");
+    // VDU2's Deployment only: VDU1 (a node template of the flavour file, line 44) has no workload.
+    const req = file(
+      "req.json",
+      JSON.stringify({ flavourId: "simple", additionalParams: { "lcm-kubernetes-def-files": ["Files/kubernetes/deployment.yaml"] } }),
+    );
+    const loaded = await loadVnfPackage(TEST_CNF, req);
+    expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([
+      expect.objectContaining({
+        code: "CNF_VDU_NO_WORKLOAD",
+        file: path.join(TEST_CNF, "Definitions/helloworld3_df_simple.yaml"),
+        line: 45,
+        column: 7,
+        path: "topology_template.node_templates.VDU1",
+      }),
+    ]);
+  });
+
   it("an unusable request plans nothing: its errors, located, are the answer", async () => {
     const broken = file("req.json", '{"flavourId": 3}');
     const loaded = await loadVnfPackage(HW3, broken);
