@@ -18,7 +18,7 @@ import type { GraphEdge, GraphNode } from "./types";
  * legacy VDU's objects, a Helm release without `helm_release_name`), so those names in the graph
  * are `up`'s only when the graph is planned with the id `up` uses.
  */
-export const DEFAULT_VNF_INSTANCE_ID = "00000000-0000-0000-0000-000000000000";
+const DEFAULT_VNF_INSTANCE_ID = "00000000-0000-0000-0000-000000000000";
 
 /** What a CNF's plan reads beyond the model and request. */
 export interface CnfPlanFiles {
