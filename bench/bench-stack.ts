@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { toolchainEnv } from "../lab/toolchain/env";
 
-export const REPO = resolve(__dirname, "../../..");
+export const REPO = resolve(__dirname, "../..");
 const PASSPHRASE = "pulumi-nfv-local-lab"; // the lab's public passphrase (stacks/Pulumi.local.yaml)
 
 export interface BenchStack {

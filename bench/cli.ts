@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { REPO } from "./bench-stack";
 import { runProcess } from "./run-process";
 
-const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
+const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (.bench-build)
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 const PACKAGES = join(REPO, "../shared/vnf-packages");
 const LARGEST_ACCEPTED = "tacker-corpus/packages/etsi_stack_update_in_heal";

@@ -24,7 +24,7 @@ import { join, resolve } from "node:path";
 import { openBenchStack, ratioTable, REPO } from "./bench-stack";
 
 const LAB = join(REPO, "lab/k8s");
-const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
+const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (.bench-build)
 const SIZES = (process.env.BENCH_SIZES ?? "10,50").split(",").map(Number);
 const HOLDER = "bench-cnf";
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(join(LAB, "build.sh"), "utf8"))![1];

@@ -51,7 +51,7 @@ import { readVimConfigFile } from "../translators/tacker/vim-config";
 const LAB = join(REPO, "lab/openstack");
 const FIXTURES = join(REPO, "bench/fixtures");
 const PACKAGE = join(FIXTURES, "bench_vnf");
-const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (dist/bench-build)
+const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (.bench-build)
 const SIZES = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
 /** For debugging one side: BENCH_SIDES=heat or pulumi (default both); BENCH_SIZES=5 (default 5,20,100). */
 const SIDES = (process.env.BENCH_SIDES ?? "pulumi,heat").split(",");

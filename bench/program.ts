@@ -16,7 +16,7 @@ import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { loadVnfPackage, VmVnf } from "../index";
 
-const REPO = resolve(__dirname, "../../..");
+const REPO = resolve(__dirname, "../..");
 const FIXTURES = join(REPO, "bench/fixtures");
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,5000").split(",").map(Number);
 

@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { translatePackage } from "../translators/tosca/translate";
 
 const SIZES = [10, 100, 500, 1000];
-const REPO = resolve(__dirname, "../../..");
+const REPO = resolve(__dirname, "../..");
 const GENERATOR = resolve(REPO, "../shared/bench/gen_vnfd.py");
 const ETSI_TYPES = resolve(REPO, "../shared/vnf-packages/etsi-sol001-2.6.1");
 const CLI = resolve(__dirname, "../cli/nfv.js");

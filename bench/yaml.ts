@@ -11,7 +11,7 @@ import { CORE_SCHEMA, load } from "js-yaml";
 import { parseBlockYaml } from "../translators/tosca/phase2-load/block-yaml";
 import { parseYaml } from "../translators/yaml/located-yaml";
 
-const REPO = resolve(__dirname, "../../..");
+const REPO = resolve(__dirname, "../..");
 const dir = join(mkdtempSync(join(tmpdir(), "nfv-bench-yaml-")), "n1000");
 execFileSync("/usr/bin/python3", [resolve(REPO, "../shared/bench/gen_vnfd.py"), "1000", dir, resolve(REPO, "../shared/vnf-packages/etsi-sol001-2.6.1")], {
   stdio: "ignore",

@@ -60,8 +60,7 @@ describe("npm pack", () => {
   it("ships nothing of the tests, the lab, the benchmarks, the stacks' configs or fixtures, and no TypeScript source", () => {
     const unwanted = files.filter(
       (f) =>
-        /^(test|lab|bench|stacks|tools|node_modules)\//.test(f) ||
-        f.startsWith("dist/bench-build/") ||
+        /^(test|lab|bench|\.bench-build|stacks|tools|node_modules)\//.test(f) ||
         /(^|\/)Pulumi(\.[^/]+)?\.yaml$/.test(f) ||
         f.includes("fixtures") ||
         (f.endsWith(".ts") && !f.endsWith(".d.ts")) ||
