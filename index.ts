@@ -68,6 +68,9 @@ export { K8sCluster, type K8sClusterArgs, type K8sVersions } from "./components/
 export type { ClusterServerGroups } from "./components/k8s-cluster/plan";
 export { MagnumCluster, type MagnumClusterArgs } from "./components/k8s-cluster/magnum-cluster";
 export { NetworkService, type ConstituentArgs, type NetworkServiceArgs } from "./components/ns/network-service";
+export { ControlPlane, type ControlPlaneArgs } from "./components/openstack-control-plane/control-plane";
+export { SERVICES as CONTROL_PLANE_SERVICES, type Service as ControlPlaneService } from "./components/openstack-control-plane/services";
+export type { ImageSource } from "./components/openstack-control-plane/images";
 
 // What runs on hosts, for review before it does: the registry's install script, the directory of the Kubernetes node scripts.
 export { INSTALL_SCRIPT as REGISTRY_INSTALL_SCRIPT } from "./components/registry/private-registry";

@@ -1,0 +1,126 @@
+/**
+ * OpenStack on Kubernetes (issue 26): openstack-helm's charts, one `helm.v4.Chart` per service in
+ * dependency order, on a Kubernetes VIM, with images built from Debian's packages; the new cloud
+ * registered back as an OpenStack VIM that VM VNFs deploy on.
+ */
+import * as path from "node:path";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { stringify } from "yaml";
+import { OpenStackVim } from "../vim/openstack-vim";
+import { readChartDefaults } from "./chart-defaults";
+import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
+import type { ImageSource } from "./images";
+import { passwordsFrom } from "./passwords";
+import { NEEDS, selectServices, type Service } from "./services";
+
+export interface ControlPlaneArgs {
+  /**
+   * The Kubernetes VIM to deploy onto (a `KubernetesVim`, or a `K8sCluster`'s `vim`): its provider
+   * registers every object; without one, the `kubernetes` provider of `opts` (or a parent's) does.
+   */
+  vim: { provider?: k8s.Provider };
+  /** A directory of openstack-helm's charts (`keystone/`, `helm-toolkit/`, ...), as upstream ships them. */
+  charts: string;
+  /** The namespace of the control plane, created here; default `openstack`. */
+  namespace?: string;
+  /**
+   * The services to deploy, default all of `SERVICES`; each needs those it depends on (e.g.
+   * `["mariadb", "memcached", "keystone"]`, or with `"glance"` and `"placement"` as well).
+   */
+  services?: Service[];
+  /** Where the nodes pull the images of `lab/openstack-helm/images` from. */
+  images: ImageSource;
+  /** The password of Keystone's `admin` (the VIM's user); kept secret. */
+  adminPassword: pulumi.Input<string>;
+  /**
+   * The seed every internal password is derived from (at least 16 characters; kept secret): the
+   * databases', RabbitMQ's, the services' Keystone users', memcache's key.
+   */
+  passwordSeed: pulumi.Input<string>;
+  /**
+   * The address of a node that this program and the VNFs' users reach: the catalog's public
+   * endpoints are its node ports (Keystone on 30500), and the VIM's `auth_url` is Keystone's.
+   */
+  publicHost: pulumi.Input<string>;
+  /** Puts every pod on nodes with this label, instead of the charts' `openstack-control-plane=enabled` and others. */
+  nodeSelector?: { key: string; value: string };
+  /** The VIM's name (Tacker `vim_name`); default `openstack_vim_<name>`. */
+  vimName?: string;
+}
+
+/** The region Keystone is bootstrapped with (the charts' `RegionOne`). */
+const REGION = "RegionOne";
+
+/** An OpenStack control plane on Kubernetes, registered as an OpenStack VIM. */
+export class ControlPlane extends pulumi.ComponentResource {
+  /** The services deployed, in the order they came up. */
+  readonly services: Service[];
+  /** Each service's chart. */
+  readonly charts: Partial<Record<Service, k8s.helm.v4.Chart>>;
+  /** Keystone's public URL: `http://<publicHost>:30500/v3`. */
+  readonly authUrl: pulumi.Output<string>;
+  /** The new cloud as a VIM: its provider deploys VM VNFs on it. Registered once Keystone answers. */
+  readonly vim: OpenStackVim;
+  /** Tacker's `vim-config.yaml` for this cloud (secret: it holds the admin password). */
+  readonly vimConfig: pulumi.Output<string>;
+
+  constructor(name: string, args: ControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Checked before anything is registered: the services, and every chart's values.yaml.
+    const services = selectServices(args.services);
+    if (args.nodeSelector) checkNodeSelector(args.nodeSelector);
+    const defaults = Object.fromEntries(services.map((s) => [s, readChartDefaults(path.join(args.charts, s))]));
+    super("nfv:openstack:ControlPlane", name, {}, opts);
+    this.services = services;
+
+    const provider = args.vim.provider;
+    const namespaceName = args.namespace ?? "openstack";
+    const namespace = new k8s.core.v1.Namespace(`${name}-namespace`, { metadata: { name: namespaceName } }, { parent: this, provider });
+    const ctx = {
+      images: args.images,
+      adminPassword: pulumi.secret(args.adminPassword),
+      password: passwordsFrom(args.passwordSeed),
+      nodeSelector: args.nodeSelector,
+      publicHost: args.publicHost,
+    };
+    this.charts = {};
+    for (const s of services) {
+      const needs = NEEDS[s].map((d) => this.charts[d]).filter((c): c is k8s.helm.v4.Chart => c !== undefined);
+      this.charts[s] = new k8s.helm.v4.Chart(
+        `${name}-${s}`,
+        {
+          chart: path.join(args.charts, s),
+          name: s,
+          namespace: namespace.metadata.name,
+          // helm-toolkit, the charts' one dependency, comes from the checkout (`file://../helm-toolkit`).
+          dependencyUpdate: true,
+          values: chartValues(s, defaults[s], ctx),
+        },
+        { parent: this, provider, dependsOn: [namespace, ...needs] },
+      );
+    }
+
+    this.authUrl = pulumi.interpolate`http://${args.publicHost}:${PUBLIC_APIS.identity.nodePort}/v3`;
+    const vimName = args.vimName ?? `openstack_vim_${name}`;
+    this.vim = new OpenStackVim(
+      `${name}-vim`,
+      { authUrl: this.authUrl, username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION, vimName },
+      { parent: this, dependsOn: this.charts.keystone ? [this.charts.keystone] : [] },
+    );
+    this.vimConfig = pulumi.secret(
+      pulumi.all([this.authUrl, ctx.adminPassword]).apply(([authUrl, password]) =>
+        stringify({
+          auth_url: authUrl,
+          username: "admin",
+          password,
+          project_name: "admin",
+          domain_name: "Default",
+          project_domain_name: "Default",
+          user_domain_name: "Default",
+          cert_verify: "False",
+        }),
+      ),
+    );
+    this.registerOutputs({ services, authUrl: this.authUrl, vimConfig: this.vimConfig });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The services of an OpenStack control plane on Kubernetes, one openstack-helm chart each, and
+ * what each must find running before its chart is deployed.
+ */
+
+/** Every service, in an order where each comes after those it needs (the issue's order). */
+export const SERVICES = ["mariadb", "rabbitmq", "memcached", "keystone", "glance", "placement", "neutron", "nova"] as const;
+export type Service = (typeof SERVICES)[number];
+
+/** The services with a Keystone user and a database of their own. */
+export const OPENSTACK_SERVICES: readonly Service[] = ["keystone", "glance", "placement", "neutron", "nova"];
+
+/**
+ * What a service's chart needs up before it is deployed. Pulumi waits for every object of a chart
+ * (its db-sync Jobs complete, its Deployments ready), so a dependency here is a service that
+ * answers. Nova and Neutron come up side by side, neither before the other: each waits for a part
+ * of the other (nova-compute for its node's Neutron agent, Neutron's DHCP agent for the compute
+ * API), so a chart waited for before the other would never be ready.
+ */
+export const NEEDS: Record<Service, readonly Service[]> = {
+  mariadb: [],
+  rabbitmq: [],
+  memcached: [],
+  keystone: ["mariadb", "memcached"],
+  glance: ["keystone"],
+  placement: ["keystone"],
+  neutron: ["keystone", "rabbitmq"],
+  nova: ["placement", "glance", "rabbitmq"],
+};
+
+/** Services that only come up together (see `NEEDS`): one chosen without the other is refused. */
+const TOGETHER: Partial<Record<Service, readonly Service[]>> = { nova: ["neutron"], neutron: ["nova"] };
+
+/**
+ * The services to deploy, in dependency order; an error names a service that is unknown or whose
+ * dependency is not among them (e.g. `glance` without `keystone`).
+ */
+export function selectServices(names: readonly string[] | undefined): Service[] {
+  if (names === undefined) return [...SERVICES];
+  const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`services: unknown ${unknown.map((u) => `'${u}'`).join(", ")} (known: ${SERVICES.join(", ")})`);
+  const chosen = SERVICES.filter((s) => names.includes(s));
+  for (const s of chosen) {
+    const missing = [...NEEDS[s], ...(TOGETHER[s] ?? [])].filter((d) => !chosen.includes(d));
+    if (missing.length > 0) throw new Error(`services: '${s}' needs ${missing.map((m) => `'${m}'`).join(", ")}, which is not in the list`);
+  }
+  return chosen;
+}

@@ -1,0 +1,205 @@
+/**
+ * `nfv:openstack:ControlPlane` (issue 26) through the real engine and kubernetes provider, which
+ * renders openstack-helm's charts (`../shared/upstream-src`, as upstream ships them) with the
+ * component's values, in `renderYamlToDirectory` mode: no cluster. What it proves is what the
+ * values make of the charts: every service rendered; every image one that lab/openstack-helm/images
+ * builds, from the given registry; the parts switched off absent; one credential, one password
+ * across charts; the catalog's public endpoints on the node ports; the secrets secret in the state.
+ * Whether the pods run is the real cluster's test (not written yet: lab/openstack-helm/README.md).
+ *
+ * The render directory holds the rendered Secrets in plain text, as the provider warns it does: it
+ * is a 0700 directory of this test, removed at its end, and the passwords are canaries.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import * as k8s from "@pulumi/kubernetes";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { derivePassword } from "../../components/openstack-control-plane/passwords";
+// The package's entry, as a program imports it: it keeps the SDK's debug log free of secrets.
+import { CONTROL_PLANE_SERVICES, ControlPlane } from "../../index";
+import { canary, outputIsSecretInState, ROOT, toolchainEnv } from "./harness";
+
+const TARBALL = path.join(ROOT, "../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
+const REGISTRY = "192.0.2.10:5000";
+const PUBLIC_HOST = "192.0.2.21";
+const NODE_LABEL = { key: "nfv-openstack", value: "enabled" };
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  data?: Record<string, string>;
+  spec?: Record<string, unknown>;
+}
+interface PodSpec {
+  containers?: { name: string; image: string; env?: { name: string; value?: string }[] }[];
+  initContainers?: { name: string; image: string }[];
+  nodeSelector?: Record<string, string>;
+}
+
+let work = "";
+let backend = "";
+let stack: Stack | undefined;
+let objects: K8sObject[] = [];
+let upOutput = "";
+const adminPassword = canary("control-plane-admin");
+const passwordSeed = canary("control-plane-seed");
+
+/** The pod spec of a workload, Job or CronJob; undefined for other kinds. */
+function podSpecOf(o: K8sObject): PodSpec | undefined {
+  const spec = o.spec as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+  if (o.kind === "Pod") return o.spec as PodSpec;
+  return spec?.template?.spec ?? spec?.jobTemplate?.spec?.template?.spec;
+}
+const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const secretText = (name: string, key: string) => Buffer.from(find("Secret", name)?.data?.[key] ?? "", "base64").toString("utf8");
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), "osh-render-"));
+  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
+  const charts = path.join(work, readdirSync(work)[0]);
+  const out = path.join(work, "rendered");
+  backend = mkdtempSync(path.join(tmpdir(), "osh-render-state-"));
+  const env: Record<string, string> = { ...toolchainEnv(), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "osh-render" };
+  delete env.KUBECONFIG; // the provider refuses an ambient kubeconfig in render mode
+  delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
+  const pulumiCommand = await PulumiCommand.get({
+    root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())),
+  });
+  stack = await LocalWorkspace.createOrSelectStack(
+    {
+      stackName: "osh-render",
+      projectName: "osh-render",
+      program: async () => {
+        const provider = new k8s.Provider("render", { renderYamlToDirectory: out });
+        const cp = new ControlPlane("osh", {
+          vim: { provider },
+          charts,
+          images: { registry: REGISTRY },
+          adminPassword,
+          passwordSeed,
+          publicHost: PUBLIC_HOST,
+          nodeSelector: NODE_LABEL,
+        });
+        return { authUrl: cp.authUrl, vimConfig: cp.vimConfig };
+      },
+    },
+    { envVars: env, pulumiCommand },
+  );
+  const result = await stack.up({ color: "never", onOutput: (s) => (upOutput += s) });
+  expect(result.summary.result).toBe("succeeded");
+  const dir = path.join(out, "1-manifest");
+  objects = readdirSync(dir).flatMap((f) =>
+    parseAllDocuments(readFileSync(path.join(dir, f), "utf8"))
+      .map((d) => d.toJS() as K8sObject)
+      .filter(Boolean),
+  );
+}, 900_000);
+
+afterAll(async () => {
+  await stack?.destroy({ color: "never" }).catch(() => undefined);
+  if (work) rmSync(work, { recursive: true, force: true });
+  if (backend) rmSync(backend, { recursive: true, force: true });
+}, 300_000);
+
+describe("ControlPlane rendered by the kubernetes provider", () => {
+  it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the five APIs with Nova's and Neutron's agents", () => {
+    const workloads = objects.filter((o) => ["Deployment", "StatefulSet", "DaemonSet"].includes(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(workloads.sort()).toEqual(
+      [
+        "StatefulSet/mariadb-server",
+        "StatefulSet/rabbitmq-rabbitmq",
+        "StatefulSet/memcached-memcached",
+        "Deployment/keystone-api",
+        "Deployment/glance-api",
+        "Deployment/placement-api",
+        "Deployment/nova-api-osapi",
+        "Deployment/nova-conductor",
+        "Deployment/nova-scheduler",
+        "DaemonSet/nova-compute-default",
+        "Deployment/neutron-server",
+        "DaemonSet/neutron-lb-agent-default",
+        "DaemonSet/neutron-dhcp-agent-default",
+      ].sort(),
+    );
+    expect(CONTROL_PLANE_SERVICES).toHaveLength(8);
+    expect(objects.every((o) => o.metadata.namespace === undefined || o.metadata.namespace === "openstack")).toBe(true);
+  });
+
+  it("every container of every pod, Job and CronJob runs an image of lab/openstack-helm/images from the given registry", () => {
+    const script = readFileSync(path.join(ROOT, "lab/openstack-helm/images"), "utf8");
+    const built = /^IMAGES=\(([^)]*)\)/m.exec(script)![1].split(/\s+/).filter(Boolean);
+    const images = new Set<string>();
+    let containers = 0;
+    for (const o of objects) {
+      const pod = podSpecOf(o);
+      for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
+        images.add(c.image);
+        containers++;
+      }
+    }
+    expect(containers).toBeGreaterThan(50);
+    const expected = new Set(built.map((b) => `${REGISTRY}/nfv-lab/${b}:zed-bookworm`));
+    expect([...images].filter((i) => !expected.has(i))).toEqual([]);
+    // Every one of ours is used by some chart.
+    expect([...expected].filter((i) => !images.has(i))).toEqual([]);
+  });
+
+  it("switched off: no Ingress, no Helm test pod, no PVC, no console proxy, no Open vSwitch agent, no MariaDB controller", () => {
+    expect(objects.filter((o) => ["Ingress", "PersistentVolumeClaim", "Pod"].includes(o.kind)).map((o) => o.metadata.name)).toEqual([]);
+    const names = objects.map((o) => o.metadata.name);
+    for (const absent of ["nova-novncproxy", "nova-spiceproxy", "neutron-ovs-agent-default", "neutron-l3-agent-default", "mariadb-controller"])
+      expect(names, absent).not.toContain(absent);
+  });
+
+  it("every pod on the nodes of the given label", () => {
+    const selectors = objects.map(podSpecOf).filter((p): p is PodSpec => p !== undefined);
+    expect(selectors.length).toBeGreaterThan(20);
+    expect(selectors.filter((p) => JSON.stringify(p.nodeSelector) !== JSON.stringify({ [NODE_LABEL.key]: NODE_LABEL.value }))).toEqual([]);
+  });
+
+  it("one credential, one password: MariaDB's root in every service's database secret, Neutron's Keystone user in Nova's configuration", () => {
+    const root = derivePassword(passwordSeed, "db:admin");
+    // Compared as booleans: a failing match must not print the secret it looked in.
+    expect(secretText("mariadb-dbadmin-password", "MYSQL_DBADMIN_PASSWORD") === root).toBe(true);
+    for (const s of ["keystone", "glance", "placement", "nova", "neutron"])
+      expect(secretText(`${s}-db-admin`, "DB_CONNECTION").includes(`:${root}@`), s).toBe(true);
+    const neutron = derivePassword(passwordSeed, "identity:neutron");
+    expect(secretText("neutron-keystone-user", "OS_PASSWORD") === neutron).toBe(true);
+    expect(secretText("nova-ks-etc", "nova_neutron.conf").includes(`password = ${neutron}`)).toBe(true);
+    expect(secretText("keystone-keystone-admin", "OS_PASSWORD") === adminPassword).toBe(true);
+  });
+
+  it("no upstream default password is left in any Secret (the charts' 'password')", () => {
+    const defaults: string[] = [];
+    for (const o of objects.filter((x) => x.kind === "Secret"))
+      for (const [key, value] of Object.entries(o.data ?? {})) {
+        const text = Buffer.from(value, "base64").toString("utf8");
+        if (text === "password" || /^(?!auth_type)\w+\s*=\s*password\s*$/m.test(text) || /:password@/.test(text)) defaults.push(`${o.metadata.name}/${key}`);
+      }
+    expect(defaults).toEqual([]);
+  });
+
+  it("the catalog's public endpoints are the node ports of the public host; Nova runs the fake driver", () => {
+    const dbSync = find("Job", "keystone-db-sync");
+    const env = podSpecOf(dbSync!)!.containers!.flatMap((c) => c.env ?? []);
+    expect(env.find((e) => e.name === "OS_BOOTSTRAP_PUBLIC_URL")?.value).toBe(`http://${PUBLIC_HOST}:30500/v3`);
+    const services = objects.filter((o) => o.kind === "Service" && (o.spec as { type?: string }).type === "NodePort");
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(["glance-api", "keystone-api", "neutron-server", "nova-api", "placement-api"]);
+    expect(secretText("nova-etc", "nova.conf").includes("compute_driver = fake.FakeDriver")).toBe(true);
+  });
+
+  it("outputs a Tacker vim-config.yaml for Keystone's admin, secret in the state; no password in the engine's output", async () => {
+    const outputs = await stack!.outputs();
+    expect(outputs.authUrl.value).toBe(`http://${PUBLIC_HOST}:30500/v3`);
+    expect(outputs.vimConfig.secret).toBe(true);
+    expect(outputs.vimConfig.value).toContain(`auth_url: http://${PUBLIC_HOST}:30500/v3`);
+    expect(await outputIsSecretInState(stack!, "vimConfig")).toBe(true);
+    expect(upOutput).not.toContain(adminPassword);
+    expect(upOutput).not.toContain(derivePassword(passwordSeed, "db:admin"));
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * nfv:openstack:ControlPlane under Pulumi mocks: a namespace, one `helm.v4.Chart` per service named
+ * from the component, each depending on the charts of what it needs, on the VIM's provider; the
+ * new cloud as an OpenStackVim once Keystone is up; Tacker's vim-config.yaml as a secret output;
+ * nothing registered on bad arguments. Proves what the program asks for; the provider's render of
+ * the charts is test/integration/osh-control-plane-render.test.ts.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { installMocks, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
+import { charts } from "../helpers/recording-chart";
+
+const TARBALL = path.join(__dirname, "../../../../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
+let registered: Registered[];
+let cp: typeof import("../../../components/openstack-control-plane/control-plane");
+let work = "";
+let chartsDir = "";
+
+beforeAll(async () => {
+  registered = installMocks();
+  cp = await import("../../../components/openstack-control-plane/control-plane");
+  work = mkdtempSync(path.join(tmpdir(), "osh-cp-"));
+  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
+  chartsDir = path.join(work, readdirSync(work)[0]);
+});
+afterEach(async () => {
+  await settle();
+  registered.length = 0;
+  charts.length = 0;
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const args = () => ({
+  vim: { provider: new k8s.Provider("edge", { kubeconfig: "{}" }) },
+  charts: chartsDir,
+  images: { registry: "10.0.0.5:5000" },
+  adminPassword: "admin-password-1",
+  passwordSeed: "seed-of-twenty-chars",
+  publicHost: "192.0.2.21",
+});
+
+describe("ControlPlane", () => {
+  it("registers a namespace and one Chart per service, in dependency order, each depending on the charts it needs, on the VIM's provider", async () => {
+    const a = args();
+    const c = new cp.ControlPlane("osh", a);
+    await settle();
+    expect(charts.map((ch) => ch.name)).toEqual([
+      "osh-mariadb",
+      "osh-rabbitmq",
+      "osh-memcached",
+      "osh-keystone",
+      "osh-glance",
+      "osh-placement",
+      "osh-neutron",
+      "osh-nova",
+    ]);
+    const byName = Object.fromEntries(charts.map((ch) => [ch.name, ch]));
+    // A dependency is a service's chart, or else the namespace.
+    const nameOf = (r: pulumi.Resource) => Object.entries(c.charts).find(([, ch]) => ch === r)?.[0] ?? "namespace";
+    const needs = (n: string) => (byName[n].opts.dependsOn as pulumi.Resource[]).map(nameOf);
+    expect(needs("osh-mariadb")).toEqual(["namespace"]);
+    expect(needs("osh-keystone")).toEqual(["namespace", "mariadb", "memcached"]);
+    expect(needs("osh-nova")).toEqual(["namespace", "placement", "glance", "rabbitmq"]);
+    expect(needs("osh-neutron")).toEqual(["namespace", "keystone", "rabbitmq"]);
+    for (const ch of charts) {
+      expect(ch.opts.provider).toBe(a.vim.provider);
+      expect(ch.opts.parent).toBe(c);
+      expect(ch.args).toMatchObject({ chart: path.join(chartsDir, ch.name.slice(4)), name: ch.name.slice(4), dependencyUpdate: true });
+      expect(await valueOf(pulumi.output(ch.args.namespace as pulumi.Input<string>))).toBe("openstack");
+    }
+    const ns = registered.find((r) => r.type === "kubernetes:core/v1:Namespace");
+    expect(ns).toMatchObject({ name: "osh-namespace", inputs: { metadata: { name: "openstack" } } });
+    expect(ns?.provider).toContain("edge");
+  });
+
+  it("the new cloud as an OpenStack VIM on Keystone's node port, and Tacker's vim-config.yaml for it, secret", async () => {
+    const c = new cp.ControlPlane("osh", args());
+    await settle();
+    expect(await valueOf(c.authUrl)).toBe("http://192.0.2.21:30500/v3");
+    const provider = registered.find((r) => r.type === "pulumi:providers:openstack");
+    expect(provider?.name).toBe("osh-vim-provider");
+    expect(provider?.inputs).toMatchObject({ authUrl: "http://192.0.2.21:30500/v3", userName: "admin", tenantName: "admin", region: "RegionOne" });
+    expect(plain(provider?.inputs.password)).toBe("admin-password-1");
+    expect(pulumi.Output.isInstance(c.vimConfig)).toBe(true);
+    expect(await pulumi.isSecret(c.vimConfig)).toBe(true);
+    expect(parse(await valueOf(c.vimConfig))).toEqual({
+      auth_url: "http://192.0.2.21:30500/v3",
+      username: "admin",
+      password: "admin-password-1",
+      project_name: "admin",
+      domain_name: "Default",
+      project_domain_name: "Default",
+      user_domain_name: "Default",
+      cert_verify: "False",
+    });
+    expect(await valueOf(c.vim.vimRecord.apply((r) => r.name))).toBe("openstack_vim_osh");
+  });
+
+  it("a subset of services: only their charts; the VIM still on Keystone", async () => {
+    const c = new cp.ControlPlane("cut", { ...args(), services: ["mariadb", "memcached", "keystone", "glance", "placement"] });
+    await settle();
+    expect(charts.map((ch) => ch.name)).toEqual(["cut-mariadb", "cut-memcached", "cut-keystone", "cut-glance", "cut-placement"]);
+    expect(c.services).toEqual(["mariadb", "memcached", "keystone", "glance", "placement"]);
+  });
+
+  it("bad arguments register nothing: a service without what it needs, a node selector the charts would break, a directory without the charts", async () => {
+    expect(() => new cp.ControlPlane("bad", { ...args(), services: ["keystone"] })).toThrow("services: 'keystone' needs 'mariadb', 'memcached'");
+    expect(() => new cp.ControlPlane("bad", { ...args(), nodeSelector: { key: "openstack-control-plane", value: "yes" } })).toThrow("nodeSelector.value 'yes'");
+    expect(() => new cp.ControlPlane("bad", { ...args(), charts: work })).toThrow(`${path.join(work, "mariadb", "values.yaml")}: cannot read`);
+    await settle();
+    expect(registered.filter((r) => r.name.startsWith("bad"))).toEqual([]);
+    expect(charts).toEqual([]);
+  });
+});
