@@ -22,6 +22,13 @@ export const IMAGE_OF_REPOSITORY: Readonly<Record<string, string>> = {
   rabbitmq: "osh-rabbitmq",
 };
 
+/**
+ * Tags whose image is ours whatever upstream's is: the RabbitMQ user jobs run `rabbitmqadmin`,
+ * which upstream's `heat` image has and Debian ships only in rabbitmq-server, so they run in
+ * our RabbitMQ image (which has bash, awk and Python as well).
+ */
+export const IMAGE_OF_TAG: Readonly<Record<string, string>> = { rabbit_init: "osh-rabbitmq", rabbitmq_init: "osh-rabbitmq" };
+
 /** Where the images are: `<registry>/<repository>/<image>:<tag>`. */
 export interface ImageSource {
   /** `host:port` of the registry the cluster's nodes pull from. */
@@ -49,7 +56,7 @@ export function imageTags(defaults: Record<string, string>, source: ImageSource)
   const tag = source.tag ?? "zed-bookworm";
   const tags: Record<string, string> = {};
   for (const [key, ref] of Object.entries(defaults)) {
-    const ours = IMAGE_OF_REPOSITORY[repositoryName(ref)];
+    const ours = IMAGE_OF_TAG[key] ?? IMAGE_OF_REPOSITORY[repositoryName(ref)];
     if (ours !== undefined) tags[key] = `${source.registry}/${repository}/${ours}:${tag}`;
   }
   return tags;

@@ -63,6 +63,10 @@ describe("images", () => {
       keystone_api: "10.0.0.5:5000/nfv-lab/osh-keystone:zed-bookworm",
     });
     expect(imageTags({ x: "a/nova:1" }, { registry: "r:1", repository: "site", tag: "t" })).toEqual({ x: "r:1/site/osh-nova:t" });
+    // rabbitmqadmin is in Debian's rabbitmq-server only: the RabbitMQ user jobs run in our RabbitMQ image.
+    expect(imageTags({ rabbit_init: "docker.io/openstackhelm/heat:zed" }, { registry: "r:1" })).toEqual({
+      rabbit_init: "r:1/nfv-lab/osh-rabbitmq:zed-bookworm",
+    });
   });
 });
 
