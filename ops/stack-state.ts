@@ -26,6 +26,7 @@ export async function readRawConfig(stack: Stack): Promise<RawStackConfig> {
     vims: parsed(config, "vims"),
     vnfs: parsed(config, "vnfs"),
     magnumClusters: parsed(config, "magnum_clusters"),
+    openstackControlPlanes: parsed(config, "openstack_control_planes"),
     networkServices: parsed(config, "network_services"),
   };
 }

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ContainerizedVnf, type ContainerizedVnfArgs } from "../components/cnf";
 import { K8sCluster, MagnumCluster } from "../components/k8s-cluster";
 import { NetworkService } from "../components/ns";
+import { ControlPlane } from "../components/openstack-control-plane/control-plane";
 import { HOST_VNFC, PrivateRegistry, type RegistryConnectionInfo } from "../components/registry";
 import type { LcmOperation } from "../components/vnf/plan";
 import { KubernetesVim, OpenStackVim, vimFromSpec, type TackerVimRecord } from "../components/vim";
@@ -31,6 +32,8 @@ export interface StackOutputs {
   kubeconfigs: Record<string, pulumi.Output<string>>;
   /** Per Magnum cluster: its VIM's name, endpoint and CA, Magnum's cluster id and node count. */
   magnumClusters: Record<string, pulumi.Output<unknown>>;
+  /** Per OpenStack control plane: the Kubernetes VIM it runs on, its OpenStack VIM's name, Keystone's URL, its services. */
+  controlPlanes: Record<string, pulumi.Output<unknown>>;
   /** Per network service: its constituents' VNF entries by NSD VNF id, and each link's network id. */
   networkServices: Record<string, pulumi.Output<unknown>>;
 }
@@ -44,6 +47,7 @@ export async function deployStack(): Promise<StackOutputs> {
       vims: config.getObject("vims"),
       vnfs: config.getObject("vnfs"),
       magnumClusters: config.getObject("magnum_clusters"),
+      openstackControlPlanes: config.getObject("openstack_control_planes"),
       networkServices: config.getObject("network_services"),
     },
     root,
@@ -53,7 +57,7 @@ export async function deployStack(): Promise<StackOutputs> {
   settings.bag.throwIfErrors(`invalid configuration for stack '${stack}'`);
   for (const w of settings.bag.warnings()) pulumi.log.warn(formatDiagnostic(w));
 
-  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {}, networkServices: {} };
+  const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {}, controlPlanes: {}, networkServices: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
   for (const entry of settings.vims) {
     // Credentials become secrets in vimFromSpec, the moment they leave the config.
@@ -101,6 +105,21 @@ export async function deployStack(): Promise<StackOutputs> {
     vims.set(vimName, cluster.vim);
     outputs.kubeconfigs[vimName] = pulumi.secret(cluster.kubeconfig);
     outputs.vims[vimName] = cluster.vim.vimRecord;
+  }
+  // OpenStack control planes on the Kubernetes VIMs (a cluster's too): each an OpenStack VIM of its own.
+  for (const c of settings.controlPlanes) {
+    const { name, vim, vimName, adminPassword, passwordSeed, ...args } = c;
+    const cp = new ControlPlane(name, {
+      ...args,
+      vim: vims.get(vim) as KubernetesVim,
+      vimName,
+      // Secrets the moment they leave the config.
+      adminPassword: pulumi.secret(adminPassword),
+      passwordSeed: pulumi.secret(passwordSeed),
+    });
+    vims.set(vimName, cp.vim);
+    outputs.vims[vimName] = cp.vim.vimRecord;
+    outputs.controlPlanes[name] = pulumi.output({ vim, vimName, authUrl: cp.authUrl, services: cp.services });
   }
   // The rest, each after the VNFs its hook_parameters refer to (settings checked there is no cycle);
   // the VNFs of a network service together, by its NetworkService.

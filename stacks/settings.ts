@@ -11,6 +11,7 @@ import { readInstantiateRequest } from "../translators/tacker/instantiate-reques
 import { parseYaml, type LocatedDocument } from "../translators/yaml/located-yaml";
 import { nodeNameProblems } from "../components/k8s-cluster/config/node-names";
 import { PROJECT, readStackConfig, stackLocator, type VimEntry } from "./config";
+import { readControlPlaneEntries, type ControlPlaneEntry } from "./control-plane-settings";
 import { readMagnumEntries, type MagnumEntry } from "./magnum-settings";
 import { planNsEntries, readNsEntries, type NsEntry } from "./network-services";
 import { referencedVnfs } from "./references";
@@ -20,14 +21,19 @@ export interface StackSettings {
   vims: VimEntry[];
   vnfs: PreparedVnf[];
   magnumClusters: MagnumEntry[];
+  /** OpenStack control planes on Kubernetes VIMs of the stack, each an OpenStack VIM of the stack. */
+  controlPlanes: ControlPlaneEntry[];
   networkServices: NsEntry[];
   /** Every problem found; callers throw on errors and print warnings. */
   bag: DiagnosticBag;
 }
 
-/** `raw` holds the parsed `pulumi-nfv:vims`, `vnfs`, `magnum_clusters` and `network_services` values. */
+/**
+ * `raw` holds the parsed `pulumi-nfv:vims`, `vnfs`, `magnum_clusters`, `openstack_control_planes`
+ * and `network_services` values.
+ */
 export async function loadStackSettings(
-  raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown; networkServices?: unknown },
+  raw: { vims?: unknown; vnfs?: unknown; magnumClusters?: unknown; openstackControlPlanes?: unknown; networkServices?: unknown },
   projectRoot: string,
   stack: string,
   stackFile?: LocatedDocument,
@@ -49,17 +55,43 @@ export async function loadStackSettings(
       );
     else clusterVims.set(vim, `vnfs.${cluster}`);
   }
-  const allVimTypes = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
+  const vimsAndClusters = new Map([...vimTypes, ...[...clusterVims.keys()].map((v): [string, string] => [v, "kubernetes"])]);
+  // A control plane of this stack is an OpenStack VIM of this stack: VM VNFs may name it.
+  const controlPlanes = readControlPlaneEntries(
+    raw.openstackControlPlanes,
+    vimsAndClusters,
+    projectRoot,
+    stackLocator("openstack_control_planes", stackFile),
+    bag,
+    refusedVims,
+  );
+  const allVimTypes = new Map([...vimsAndClusters, ...controlPlanes.vimNames.map((v): [string, string] => [v, "openstack"])]);
   const entries = readVnfEntries(raw.vnfs, stack, projectRoot, allVimTypes, stackLocator("vnfs", stackFile), bag, refusedVims);
   const nsLocate = stackLocator("network_services", stackFile);
   const networkServices = readNsEntries(raw.networkServices, projectRoot, new Set(entries.map((e) => e.name)), nsLocate, bag);
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
+  checkControlPlaneVims(vnfs, new Set(controlPlanes.vimNames), bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
   checkReferences(vnfs, networkServices, bag, stackFile);
   for (const p of vnfs) if (p.component === "kubernetes-cluster") checkNodeNames(p, bag, stackFile);
   if (!bag.hasErrors()) await planNsEntries(networkServices, vnfs, allVimTypes, nsLocate, stackLocator("vnfs", stackFile), bag);
-  return { vims: config.vims, vnfs, magnumClusters, networkServices, bag };
+  return { vims: config.vims, vnfs, magnumClusters, controlPlanes: controlPlanes.entries, networkServices, bag };
+}
+
+/**
+ * Registries and clusters are registered before the control planes (a control plane may run on a
+ * cluster, and a cluster take a registry): none of them can be on a control plane's VIM.
+ */
+function checkControlPlaneVims(vnfs: PreparedVnf[], controlPlaneVims: Set<string>, bag: DiagnosticBag, stackFile?: LocatedDocument): void {
+  const early = new Set(["private-registry", "registry-on-host", "kubernetes-cluster"]);
+  for (const p of vnfs)
+    if (early.has(p.component) && p.entry.vim !== undefined && controlPlaneVims.has(p.entry.vim))
+      bag.error(
+        "CONFIG_WRONG_VIM",
+        `VNF '${p.entry.name}' is a ${p.component}, which the stack registers before its control planes; it cannot run on '${p.entry.vim}', a control plane's VIM`,
+        stackLocator("vnfs", stackFile)([p.entry.name, "vim"]),
+      );
 }
 
 /**

@@ -44,8 +44,8 @@ export const PUBLIC_APIS: Record<string, { service: Service; network: string; no
 /**
  * Manifests switched off in every chart that has them: ingresses (no ingress controller: the APIs
  * are node ports), Helm tests, network policies, the image sync job (the images are in the
- * registry), and the bootstrap jobs, which are Helm hooks (a `helm.v4.Chart` does not run hooks;
- * the stack creates flavors, images and networks itself).
+ * registry), and the bootstrap jobs, which create flavors, images and networks (the stack creates
+ * its own; Keystone's is a Helm hook whatever `helm3_hook` says, which a `helm.v4.Chart` skips).
  */
 const OFF_EVERYWHERE = [
   "ingress",
@@ -79,9 +79,11 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
   // The controller and the cluster-wait job use pykube, which Debian does not package; one server
   // needs neither (they keep a Galera cluster's primary).
   mariadb: ["deployment_controller", "job_cluster_wait"],
-  // Keystone sends no notifications here (noop driver below); its domain job is a hook.
+  // Keystone sends no notifications here (noop driver below); its domain and credential cleanup
+  // jobs are Helm hooks whatever `helm3_hook` says.
   keystone: ["job_rabbit_init", "job_domain_manage", "job_credential_cleanup"],
-  // Images on the node's disk: no PVC, no storage job (it is for Ceph and Swift, in a Ceph image).
+  // Images on the node's disk: no PVC, no storage or clean job (they are for Ceph and Swift, in a
+  // Ceph image), no metadata definitions (a Helm hook).
   glance: ["pvc_images", "job_storage_init", "job_clean", "job_metadefs_load"],
   // The fake driver has no consoles and no Ceph; the metadata API serves VMs that do not run.
   nova: [

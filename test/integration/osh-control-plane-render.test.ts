@@ -8,7 +8,7 @@
  * Whether the pods run is the real cluster's test (not written yet: lab/openstack-helm/README.md).
  *
  * The render directory holds the rendered Secrets in plain text, as the provider warns it does: it
- * is a 0700 directory of this test, removed at its end, and the passwords are canaries.
+ * is a 0700 directory of this test, removed at its end; the admin password and the seed are canaries.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

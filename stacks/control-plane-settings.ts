@@ -1,0 +1,160 @@
+/**
+ * The `openstack_control_planes` part of a stack config (issue 26): OpenStack control planes that
+ * openstack-helm's charts deploy on a Kubernetes VIM of the stack (ControlPlane), each one an
+ * OpenStack VIM of the stack in turn, which VM VNFs may name. Checked first, all problems collected
+ * and located; the two passwords never appear in a message.
+ */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { checkNodeSelector } from "../components/openstack-control-plane/chart-values";
+import { selectServices, type Service } from "../components/openstack-control-plane/services";
+import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
+import type { YamlPath } from "../translators/yaml/located-yaml";
+import { isMapping } from "./vnfs";
+
+export interface ControlPlaneEntry {
+  name: string;
+  /** The Kubernetes VIM (under `vims`, or a cluster's of this stack) the charts are deployed on. */
+  vim: string;
+  /** The OpenStack VIM it registers: `vim_name`, default `openstack_vim_<name>`. */
+  vimName: string;
+  /** The openstack-helm checkout, absolute. */
+  charts: string;
+  images: { registry: string; repository?: string; tag?: string };
+  /** Plain here: the program makes them secrets the moment they leave the config. */
+  adminPassword: string;
+  passwordSeed: string;
+  publicHost: string;
+  nodeSelector?: { key: string; value: string };
+  services?: Service[];
+  namespace?: string;
+}
+
+type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
+
+/** Every key, and what its value must be. */
+const KEYS: Record<string, string> = {
+  vim: "the name of a Kubernetes VIM of the stack",
+  charts: "the path of an openstack-helm checkout",
+  image_registry: "host:port of the registry the nodes pull the images from",
+  image_repository: "a non-empty string",
+  image_tag: "a non-empty string",
+  admin_password: "a secret string (pulumi config set --secret)",
+  password_seed: "a secret string of at least 16 characters (pulumi config set --secret)",
+  public_host: "the address of a node",
+  node_selector: "a mapping with key and value",
+  services: "a list of services",
+  namespace: "a non-empty string",
+  vim_name: "a non-empty string",
+};
+const REQUIRED = ["vim", "charts", "image_registry", "admin_password", "password_seed", "public_host"];
+
+/**
+ * Structural checks of `openstack_control_planes`; `vimTypes` holds every VIM of the stack so far.
+ * `vimNames` is the OpenStack VIM each control plane registers, a refused one's too (a VNF naming
+ * it is not a second error).
+ */
+export function readControlPlaneEntries(
+  raw: unknown,
+  vimTypes: Map<string, string>,
+  projectRoot: string,
+  locate: Locate,
+  bag: DiagnosticBag,
+  refusedVims: ReadonlySet<string> = new Set(),
+): { entries: ControlPlaneEntry[]; vimNames: string[] } {
+  const entries: ControlPlaneEntry[] = [];
+  const registered: string[] = [];
+  if (raw === undefined) return { entries, vimNames: registered };
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", "openstack_control_planes must be a mapping of control plane name to its settings", locate([]));
+    return { entries, vimNames: registered };
+  }
+  const vimNames = new Set(vimTypes.keys());
+  for (const [name, value] of Object.entries(raw)) {
+    const at = (p: YamlPath, key?: boolean) => locate([name, ...p], key);
+    if (!isMapping(value)) {
+      bag.error("CONFIG_BAD_TYPE", `control plane '${name}' must be a mapping`, at([]));
+      continue;
+    }
+    const errors = bag.errors().length;
+    for (const k of Object.keys(value))
+      if (!(k in KEYS)) bag.error("CONFIG_UNKNOWN_KEY", `unknown key '${k}' (expected ${Object.keys(KEYS).join(", ")})`, at([k], true));
+    for (const k of REQUIRED) if (value[k] === undefined) bag.error("CONFIG_MISSING_FIELD", `${k} is required (${KEYS[k]})`, at([]));
+    const str = (k: string): string | undefined => {
+      const v = value[k];
+      if (v === undefined) return undefined;
+      if (typeof v === "string" && v.trim() !== "") return v;
+      // Never echo the value: it may be a password.
+      bag.error("CONFIG_BAD_TYPE", `${k} must be ${KEYS[k]}`, at([k]));
+      return undefined;
+    };
+    const vim = str("vim");
+    if (vim !== undefined && vimTypes.get(vim) !== "kubernetes" && !refusedVims.has(vim)) {
+      const known = vimTypes.has(vim);
+      bag.error(
+        known ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM",
+        known
+          ? `vim '${vim}' is of type ${vimTypes.get(vim)}; the charts run on a Kubernetes VIM`
+          : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`,
+        at(["vim"]),
+      );
+    }
+    const chartsPath = str("charts");
+    const charts = chartsPath === undefined ? undefined : path.resolve(projectRoot, chartsPath);
+    if (charts !== undefined && !existsSync(path.join(charts, "helm-toolkit", "Chart.yaml")))
+      bag.error("CONFIG_FILE_MISSING", `charts: ${charts} has no helm-toolkit/Chart.yaml: not an openstack-helm checkout`, at(["charts"]));
+    const seed = str("password_seed");
+    if (seed !== undefined && seed.length < 16) bag.error("CONFIG_BAD_VALUE", `password_seed must be ${KEYS.password_seed}`, at(["password_seed"]));
+    const adminPassword = str("admin_password");
+    const registry = str("image_registry");
+    const publicHost = str("public_host");
+    const [repository, tag, namespace] = [str("image_repository"), str("image_tag"), str("namespace")];
+    const vimName = str("vim_name") ?? `openstack_vim_${name}`;
+    let nodeSelector: { key: string; value: string } | undefined;
+    const ns = value.node_selector;
+    if (ns !== undefined) {
+      if (isMapping(ns) && typeof ns.key === "string" && typeof ns.value === "string" && Object.keys(ns).length === 2) {
+        try {
+          checkNodeSelector({ key: ns.key, value: ns.value });
+          nodeSelector = { key: ns.key, value: ns.value };
+        } catch (e) {
+          bag.error("CONFIG_BAD_VALUE", (e as Error).message, at(["node_selector"]));
+        }
+      } else bag.error("CONFIG_BAD_TYPE", `node_selector must be ${KEYS.node_selector}`, at(["node_selector"]));
+    }
+    let services: Service[] | undefined;
+    if (value.services !== undefined) {
+      if (Array.isArray(value.services) && value.services.every((s) => typeof s === "string")) {
+        try {
+          services = selectServices(value.services);
+        } catch (e) {
+          bag.error("CONFIG_BAD_VALUE", (e as Error).message, at(["services"]));
+        }
+      } else bag.error("CONFIG_BAD_TYPE", `services must be ${KEYS.services}`, at(["services"]));
+    }
+    // The control plane registers an OpenStack VIM of that name: it must not shadow another VIM.
+    if (vimNames.has(vimName))
+      bag.error(
+        "CONFIG_DUPLICATE_VIM",
+        `the control plane's OpenStack VIM would be named '${vimName}', which is already a VIM of this stack; set vim_name`,
+        at(value.vim_name === undefined ? [] : ["vim_name"]),
+      );
+    vimNames.add(vimName);
+    registered.push(vimName);
+    if (bag.errors().length > errors) continue;
+    entries.push({
+      name,
+      vim: vim!,
+      vimName,
+      charts: charts!,
+      images: { registry: registry!, ...(repository ? { repository } : {}), ...(tag ? { tag } : {}) },
+      adminPassword: adminPassword!,
+      passwordSeed: seed!,
+      publicHost: publicHost!,
+      ...(nodeSelector ? { nodeSelector } : {}),
+      ...(services ? { services } : {}),
+      ...(namespace ? { namespace } : {}),
+    });
+  }
+  return { entries, vimNames: registered };
+}
