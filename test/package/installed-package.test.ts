@@ -131,6 +131,7 @@ describe("the packed package, installed by name", () => {
         "docs/stack-config.md",
         "components/cnf/README.md",
         "components/k8s-cluster/README.md",
+        "components/openstack-control-plane/README.md",
         "components/vnf/README.md",
         "translators/tosca/README.md",
       ]),
@@ -163,6 +164,7 @@ describe("the packed package, installed by name", () => {
     expect(r.functions).toEqual(
       expect.arrayContaining([
         "ContainerizedVnf",
+        "ControlPlane",
         "K8sCluster",
         "KubernetesVim",
         "MagnumCluster",
