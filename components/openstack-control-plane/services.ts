@@ -33,12 +33,14 @@ const TOGETHER: Partial<Record<Service, readonly Service[]>> = { nova: ["neutron
 
 /**
  * The services to deploy, in dependency order; an error names a service that is unknown or whose
- * dependency is not among them (e.g. `glance` without `keystone`).
+ * dependency is not among them (e.g. `glance` without `keystone`), or a set without Keystone.
  */
 export function selectServices(names: readonly string[] | undefined): Service[] {
   if (names === undefined) return [...SERVICES];
   const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`services: unknown ${unknown.map((u) => `'${u}'`).join(", ")} (known: ${SERVICES.join(", ")})`);
+  // The control plane is registered as a VIM through Keystone: a set without it would be no cloud.
+  if (!names.includes("keystone")) throw new Error("services: 'keystone' is required (the control plane is registered as a VIM through it)");
   const chosen = SERVICES.filter((s) => names.includes(s));
   for (const s of chosen) {
     const missing = [...NEEDS[s], ...(TOGETHER[s] ?? [])].filter((d) => !chosen.includes(d));

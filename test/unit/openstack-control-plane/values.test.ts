@@ -38,9 +38,12 @@ describe("selectServices", () => {
     expect(selectServices(["placement", "glance", "keystone", "memcached", "mariadb"])).toEqual(["mariadb", "memcached", "keystone", "glance", "placement"]);
   });
 
-  it("refuses an unknown service, a service without what it needs, and Nova without Neutron (they come up together)", () => {
+  it("refuses an unknown service, a set without Keystone, a service without what it needs, and Nova without Neutron (they come up together)", () => {
     expect(() => selectServices(["mariadb", "horizon"])).toThrow("services: unknown 'horizon' (known: mariadb, rabbitmq");
-    expect(() => selectServices(["mariadb", "memcached", "glance"])).toThrow("services: 'glance' needs 'keystone', which is not in the list");
+    expect(() => selectServices(["mariadb", "memcached", "glance"])).toThrow(
+      "services: 'keystone' is required (the control plane is registered as a VIM through it)",
+    );
+    expect(() => selectServices(["mariadb", "keystone", "glance"])).toThrow("services: 'keystone' needs 'memcached', which is not in the list");
     const allButNeutron = SERVICES.filter((s) => s !== "neutron");
     expect(() => selectServices(allButNeutron)).toThrow("services: 'nova' needs 'neutron', which is not in the list");
   });
