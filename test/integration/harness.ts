@@ -6,7 +6,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
 import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
 import { configSecrets as stackConfigSecrets, scanBeforeRemoving } from "./lab/canary-watch";
@@ -30,9 +30,10 @@ export interface LocalStack {
  * Opens a lab stack (`local-render` unless `stackName` says otherwise) on a backend of its own (a
  * fresh directory, or `backendUrl`), so that tests never touch a developer's state. The stack's
  * passphrase is the lab's (see stacks/Pulumi.local.yaml). The project is this repository's unless
- * `workDir` names another (an example's).
+ * `workDir` names another (an example's), or `program` is an inline program (its project named
+ * after the stack), run in the test's own process.
  */
-export async function openLocalStack(opts: { backendUrl?: string; stackName?: string; workDir?: string } = {}): Promise<LocalStack> {
+export async function openLocalStack(opts: { backendUrl?: string; stackName?: string; workDir?: string; program?: PulumiFn } = {}): Promise<LocalStack> {
   const backendDir = mkdtempSync(path.join(tmpdir(), "nfv-it-state-"));
   const env: Record<string, string> = {
     ...toolchainEnv(),
@@ -47,7 +48,9 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   });
   const stackName = opts.stackName ?? "local-render";
   forgetLeftoverStackFile(stackName);
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir: opts.workDir ?? ROOT }, { envVars: env, pulumiCommand });
+  const stack = opts.program
+    ? await LocalWorkspace.createOrSelectStack({ stackName, projectName: stackName, program: opts.program }, { envVars: env, pulumiCommand })
+    : await LocalWorkspace.createOrSelectStack({ stackName, workDir: opts.workDir ?? ROOT }, { envVars: env, pulumiCommand });
   return {
     stack,
     env,

@@ -8,22 +8,20 @@
  * Whether the pods run is the real cluster's test (not written yet: lab/openstack-helm/README.md).
  *
  * The render directory holds the rendered Secrets in plain text, as the provider warns it does: it
- * is a 0700 directory of this test, removed at its end; the admin password and the seed are canaries.
+ * is in a 0700 directory of this test, removed at its end; the admin password and the seed are
+ * canaries, looked for in the engine's output, the state and the backend (scanned before removal).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as k8s from "@pulumi/kubernetes";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { derivePassword } from "../../components/openstack-control-plane/passwords";
 // The package's entry, as a program imports it: it keeps the SDK's debug log free of secrets.
 import { CONTROL_PLANE_SERVICES, ControlPlane } from "../../index";
-import { canary, outputIsSecretInState, ROOT, toolchainEnv } from "./harness";
+import { unpackOpenstackHelm } from "../fixtures/openstack-helm";
+import { canary, openLocalStack, outputIsSecretInState, ROOT, type LocalStack } from "./harness";
 
-const TARBALL = path.join(ROOT, "../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
 const REGISTRY = "192.0.2.10:5000";
 const PUBLIC_HOST = "192.0.2.21";
 const NODE_LABEL = { key: "nfv-openstack", value: "enabled" };
@@ -41,9 +39,8 @@ interface PodSpec {
   nodeSelector?: Record<string, string>;
 }
 
-let work = "";
-let backend = "";
-let stack: Stack | undefined;
+let osh: ReturnType<typeof unpackOpenstackHelm> | undefined;
+let local: LocalStack | undefined;
 let objects: K8sObject[] = [];
 let upOutput = "";
 const adminPassword = canary("control-plane-admin");
@@ -59,38 +56,25 @@ const find = (kind: string, name: string) => objects.find((o) => o.kind === kind
 const secretText = (name: string, key: string) => Buffer.from(find("Secret", name)?.data?.[key] ?? "", "base64").toString("utf8");
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), "osh-render-"));
-  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
-  const charts = path.join(work, readdirSync(work)[0]);
-  const out = path.join(work, "rendered");
-  backend = mkdtempSync(path.join(tmpdir(), "osh-render-state-"));
-  const env: Record<string, string> = { ...toolchainEnv(), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "osh-render" };
-  delete env.KUBECONFIG; // the provider refuses an ambient kubeconfig in render mode
-  delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
-  const pulumiCommand = await PulumiCommand.get({
-    root: path.dirname(path.dirname(execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim())),
-  });
-  stack = await LocalWorkspace.createOrSelectStack(
-    {
-      stackName: "osh-render",
-      projectName: "osh-render",
-      program: async () => {
-        const provider = new k8s.Provider("render", { renderYamlToDirectory: out });
-        const cp = new ControlPlane("osh", {
-          vim: { provider },
-          charts,
-          images: { registry: REGISTRY },
-          adminPassword,
-          passwordSeed,
-          publicHost: PUBLIC_HOST,
-          nodeSelector: NODE_LABEL,
-        });
-        return { authUrl: cp.authUrl, vimConfig: cp.vimConfig };
-      },
+  const unpacked = (osh = unpackOpenstackHelm());
+  const out = path.join(unpacked.dir, "rendered");
+  local = await openLocalStack({
+    stackName: "osh-render",
+    program: async () => {
+      const provider = new k8s.Provider("render", { renderYamlToDirectory: out });
+      const cp = new ControlPlane("osh", {
+        vim: { provider },
+        charts: unpacked.charts,
+        images: { registry: REGISTRY },
+        adminPassword,
+        passwordSeed,
+        publicHost: PUBLIC_HOST,
+        nodeSelector: NODE_LABEL,
+      });
+      return { authUrl: cp.authUrl, vimConfig: cp.vimConfig };
     },
-    { envVars: env, pulumiCommand },
-  );
-  const result = await stack.up({ color: "never", onOutput: (s) => (upOutput += s) });
+  });
+  const result = await local.stack.up({ color: "never", onOutput: (s) => (upOutput += s) });
   expect(result.summary.result).toBe("succeeded");
   const dir = path.join(out, "1-manifest");
   objects = readdirSync(dir).flatMap((f) =>
@@ -101,9 +85,10 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await stack?.destroy({ color: "never" }).catch(() => undefined);
-  if (work) rmSync(work, { recursive: true, force: true });
-  if (backend) rmSync(backend, { recursive: true, force: true });
+  // The destroy deletes the rendered files; the backend is scanned for the secrets before it goes.
+  await local?.stack.destroy({ color: "never" }).catch(() => undefined);
+  local?.dispose();
+  osh?.dispose();
 }, 300_000);
 
 describe("ControlPlane rendered by the kubernetes provider", () => {
@@ -194,11 +179,11 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
   });
 
   it("outputs a Tacker vim-config.yaml for Keystone's admin, secret in the state; no password in the engine's output", async () => {
-    const outputs = await stack!.outputs();
+    const outputs = await local!.stack.outputs();
     expect(outputs.authUrl.value).toBe(`http://${PUBLIC_HOST}:30500/v3`);
     expect(outputs.vimConfig.secret).toBe(true);
     expect(outputs.vimConfig.value).toContain(`auth_url: http://${PUBLIC_HOST}:30500/v3`);
-    expect(await outputIsSecretInState(stack!, "vimConfig")).toBe(true);
+    expect(await outputIsSecretInState(local!.stack, "vimConfig")).toBe(true);
     expect(upOutput).not.toContain(adminPassword);
     expect(upOutput).not.toContain(derivePassword(passwordSeed, "db:admin"));
   });

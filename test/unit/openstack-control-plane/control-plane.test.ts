@@ -5,36 +5,32 @@
  * nothing registered on bad arguments. Proves what the program asks for; the provider's render of
  * the charts is test/integration/osh-control-plane-render.test.ts.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { installMocks, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import { charts } from "../helpers/recording-chart";
 
-const TARBALL = path.join(__dirname, "../../../../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
 let registered: Registered[];
 let cp: typeof import("../../../components/openstack-control-plane/control-plane");
-let work = "";
+let osh: ReturnType<typeof unpackOpenstackHelm>;
 let chartsDir = "";
 
 beforeAll(async () => {
   registered = installMocks();
   cp = await import("../../../components/openstack-control-plane/control-plane");
-  work = mkdtempSync(path.join(tmpdir(), "osh-cp-"));
-  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
-  chartsDir = path.join(work, readdirSync(work)[0]);
+  osh = unpackOpenstackHelm();
+  chartsDir = osh.charts;
 });
 afterEach(async () => {
   await settle();
   registered.length = 0;
   charts.length = 0;
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => osh.dispose());
 
 const args = () => ({
   vim: { provider: new k8s.Provider("edge", { kubeconfig: "{}" }) },
@@ -112,7 +108,7 @@ describe("ControlPlane", () => {
   it("bad arguments register nothing: a service without what it needs, a node selector the charts would break, a directory without the charts", async () => {
     expect(() => new cp.ControlPlane("bad", { ...args(), services: ["keystone"] })).toThrow("services: 'keystone' needs 'mariadb', 'memcached'");
     expect(() => new cp.ControlPlane("bad", { ...args(), nodeSelector: { key: "openstack-control-plane", value: "yes" } })).toThrow("nodeSelector.value 'yes'");
-    expect(() => new cp.ControlPlane("bad", { ...args(), charts: work })).toThrow(`${path.join(work, "mariadb", "values.yaml")}: cannot read`);
+    expect(() => new cp.ControlPlane("bad", { ...args(), charts: osh.dir })).toThrow(`${path.join(osh.dir, "mariadb", "values.yaml")}: cannot read`);
     await settle();
     expect(registered.filter((r) => r.name.startsWith("bad"))).toEqual([]);
     expect(charts).toEqual([]);

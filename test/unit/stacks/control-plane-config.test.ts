@@ -4,32 +4,29 @@
  * the VNFs after it, and what the program registers for one (Pulumi mocks): the charts on the
  * Kubernetes VIM's provider, the OpenStack VIM, the passwords only as secrets.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SERVICES } from "../../../components/openstack-control-plane/services";
 import { loadStackSettings } from "../../../stacks/settings";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
+import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { installMocks, isSecretValue, plain, settle, type Registered } from "../helpers/pulumi-mocks";
 import { charts as recordedCharts } from "../helpers/recording-chart";
 import { OS_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
-const TARBALL = path.join(ROOT, "../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
 const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "t", ssl_ca_cert: "None", project_name: "default" };
 const ADMIN = "Adm1n-Passw0rd-unit";
 const SEED = "seed-of-more-than-16-chars";
-let work = "";
+let osh: ReturnType<typeof unpackOpenstackHelm>;
 let charts = "";
 
 beforeAll(() => {
-  work = mkdtempSync(path.join(tmpdir(), "osh-config-"));
-  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
-  charts = path.join(work, readdirSync(work)[0]);
+  osh = unpackOpenstackHelm();
+  charts = osh.charts;
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => osh.dispose());
 
 const entry = (over: Record<string, unknown> = {}) => ({
   vim: "edge",
@@ -181,16 +178,7 @@ describe("the program registers a control plane", () => {
     );
     const outputs = await program.deployStack();
     await settle();
-    expect(recordedCharts.map((c) => c.name)).toEqual([
-      "osh-mariadb",
-      "osh-rabbitmq",
-      "osh-memcached",
-      "osh-keystone",
-      "osh-glance",
-      "osh-placement",
-      "osh-neutron",
-      "osh-nova",
-    ]);
+    expect(recordedCharts.map((c) => c.name)).toEqual(SERVICES.map((s) => `osh-${s}`));
     expect(recordedCharts.every((c) => (c.opts.provider as pulumi.ProviderResource | undefined) !== undefined)).toBe(true);
     expect(Object.keys(outputs.vims).sort()).toEqual(["edge", "openstack_vim_osh"]);
     const provider = registered.find((r) => r.type === "pulumi:providers:openstack")!;
