@@ -5,6 +5,7 @@
  * are deployed as upstream wrote them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { isLabelValue, LABEL_VALUE_RULE } from "../../translators/kubernetes/labels";
 import { imageTags, type ImageSource } from "./images";
 import type { Service } from "./services";
 
@@ -113,7 +114,7 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
 /** The settings of one chart beyond credentials, images and manifests. */
 function settings(service: Service, ctx: ValuesContext): Record<string, unknown> {
   // Nova's and Neutron's metadata proxy share a secret (the charts' default is "password").
-  const metadataSecret = ctx.password("metadata-proxy");
+  const metadataSecret = () => ctx.password("metadata-proxy");
   switch (service) {
     case "keystone":
       return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
@@ -130,7 +131,7 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
           ceph: { enabled: false },
           nova: {
             DEFAULT: { compute_driver: "fake.FakeDriver", vif_plugging_is_fatal: false, vif_plugging_timeout: 0 },
-            neutron: { metadata_proxy_shared_secret: metadataSecret },
+            neutron: { metadata_proxy_shared_secret: metadataSecret() },
           },
         },
       };
@@ -139,7 +140,7 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
         network: { backend: ["linuxbridge"] },
         conf: {
           neutron: { DEFAULT: { interface_driver: "linuxbridge" } },
-          metadata_agent: { DEFAULT: { metadata_proxy_shared_secret: metadataSecret } },
+          metadata_agent: { DEFAULT: { metadata_proxy_shared_secret: metadataSecret() } },
           plugins: {
             ml2_conf: { ml2: { mechanism_drivers: "linuxbridge,l2population", type_drivers: "flat,vlan,vxlan", tenant_network_types: "vxlan" } },
           },
@@ -187,6 +188,7 @@ export function checkNodeSelector(selector: { key: string; value: string }): voi
   const yaml11NotString =
     /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?[0-9][0-9_.:eE+-]*|\.inf|\.nan)$/;
   if (!/^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$/.test(selector.key)) throw new Error(`nodeSelector.key '${selector.key}' is not a label key`);
+  if (!isLabelValue(selector.value)) throw new Error(`nodeSelector.value '${selector.value}' is not a label value (${LABEL_VALUE_RULE})`);
   if (selector.value === "" || yaml11NotString.test(selector.value))
     throw new Error(
       `nodeSelector.value '${selector.value}': the charts write it unquoted, and YAML reads it as ${selector.value === "" ? "null" : "no string"}; use a word such as 'enabled'`,
@@ -215,16 +217,14 @@ function endpointValues(service: Service, endpoints: Record<string, unknown>, ct
     if (typeof endpoint !== "object" || endpoint === null) continue;
     const entry: Record<string, unknown> = {};
     const auth = (endpoint as { auth?: unknown }).auth;
-    if (typeof auth === "object" && auth !== null && kind !== "oci_image_registry") {
-      const credentials: Record<string, unknown> = {};
-      for (const [user, value] of Object.entries(auth)) {
-        const password = passwordOf(service, kind, user, ctx);
-        if (password === undefined) continue;
-        if (typeof value === "string") credentials[user] = password;
-        else if (typeof value === "object" && value !== null && "password" in value) credentials[user] = { password };
-      }
-      entry.auth = credentials;
+    const credentials: Record<string, unknown> = {};
+    for (const [user, value] of Object.entries(typeof auth === "object" && auth !== null ? auth : {})) {
+      const password = passwordOf(service, kind, user, ctx);
+      if (password === undefined) continue;
+      if (typeof value === "string") credentials[user] = password;
+      else if (typeof value === "object" && value !== null && "password" in value) credentials[user] = { password };
     }
+    if (Object.keys(credentials).length > 0) entry.auth = credentials;
     const api = PUBLIC_APIS[kind];
     if (api && ctx.publicHost !== undefined) {
       entry.host_fqdn_override = { public: { host: ctx.publicHost } };

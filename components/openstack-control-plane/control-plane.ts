@@ -105,7 +105,8 @@ export class ControlPlane extends pulumi.ComponentResource {
     this.vim = new OpenStackVim(
       `${name}-vim`,
       { authUrl: this.authUrl, username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION, vimName },
-      { parent: this, dependsOn: this.charts.keystone ? [this.charts.keystone] : [] },
+      // selectServices requires keystone.
+      { parent: this, dependsOn: [this.charts.keystone!] },
     );
     this.vimConfig = pulumi.secret(
       pulumi.all([this.authUrl, ctx.adminPassword]).apply(([authUrl, password]) =>

@@ -8,15 +8,17 @@ import { describe, type KubeObject } from "./objects";
 export const INSTANCE_LABEL = "tacker_vnf_instance_id";
 
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+export const LABEL_VALUE_RULE = "at most 63 characters of letters, digits, `-`, `_`, `.`";
 
-/** A label value is at most 63 characters of `[A-Za-z0-9_.-]`, starting and ending alphanumeric. */
+/** A label value is at most 63 characters of `[A-Za-z0-9_.-]`, starting and ending alphanumeric (or empty). */
+export function isLabelValue(v: string): boolean {
+  return v.length <= 63 && VALUE.test(v);
+}
+
+/** The VNF instance id, which labels every object: a label value, or an error in `bag`. */
 export function checkInstanceId(id: unknown, bag: DiagnosticBag): id is string {
-  if (typeof id === "string" && id !== "" && id.length <= 63 && VALUE.test(id)) return true;
-  bag.error(
-    "CNF_BAD_INSTANCE_ID",
-    `vnfInstanceId ${JSON.stringify(id)} cannot be a label value (at most 63 characters of letters, digits, \`-\`, \`_\`, \`.\`)`,
-    { path: "vnfInstanceId" },
-  );
+  if (typeof id === "string" && id !== "" && isLabelValue(id)) return true;
+  bag.error("CNF_BAD_INSTANCE_ID", `vnfInstanceId ${JSON.stringify(id)} cannot be a label value (${LABEL_VALUE_RULE})`, { path: "vnfInstanceId" });
   return false;
 }
 

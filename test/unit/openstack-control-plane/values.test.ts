@@ -4,9 +4,6 @@
  * values of real charts (openstack-helm's, from ../shared). What the provider renders of them is
  * test/integration/osh-control-plane-render.test.ts.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,18 +12,17 @@ import { chartValues, checkNodeSelector, type ValuesContext } from "../../../com
 import { imageTags, repositoryName } from "../../../components/openstack-control-plane/images";
 import { derivePassword } from "../../../components/openstack-control-plane/passwords";
 import { NEEDS, SERVICES, selectServices } from "../../../components/openstack-control-plane/services";
+import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { valueOf } from "../helpers/pulumi-mocks";
 
-const TARBALL = path.join(__dirname, "../../../../shared/upstream-src/openstack-helm-eaff9dd646.tar.gz");
-let work = "";
+let osh: ReturnType<typeof unpackOpenstackHelm>;
 let charts = "";
 
 beforeAll(() => {
-  work = mkdtempSync(path.join(tmpdir(), "osh-values-"));
-  execFileSync("tar", ["-xzf", TARBALL, "-C", work]);
-  charts = path.join(work, readdirSync(work)[0]);
+  osh = unpackOpenstackHelm();
+  charts = osh.charts;
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => osh.dispose());
 
 describe("selectServices", () => {
   it("all of them by default, each after what it needs", () => {
@@ -95,6 +91,7 @@ describe("checkNodeSelector", () => {
   it("refuses a value YAML reads as no string (the charts write it unquoted), and a key that is no label key", () => {
     for (const value of ["yes", "on", "True", "1", "0.5", "~", ""]) expect(() => checkNodeSelector({ key: "k", value }), value).toThrow(/^nodeSelector.value/);
     expect(() => checkNodeSelector({ key: "bad key", value: "enabled" })).toThrow("nodeSelector.key 'bad key' is not a label key");
+    expect(() => checkNodeSelector({ key: "k", value: "two words" })).toThrow("nodeSelector.value 'two words' is not a label value (at most 63 characters");
   });
 });
 
