@@ -94,6 +94,29 @@ function vimEntry(
   return { name, type: spec.type, spec, ...(typeof render === "string" ? { renderYamlToDirectory: path.resolve(projectRoot, render) } : {}) };
 }
 
+/** The message for a `vim` that names no VIM of the stack. */
+export function notAVimOfTheStack(vim: string, vimTypes: ReadonlyMap<string, string>): string {
+  return `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
+}
+
+/**
+ * Reports a `vim` that must name a VIM of type `want` (`runsOn` says why) but names none, or one of
+ * another type. A refused VIM has its own error: naming it is not a second one.
+ */
+export function checkVimType(
+  vim: string,
+  want: string,
+  runsOn: string,
+  vimTypes: ReadonlyMap<string, string>,
+  refusedVims: ReadonlySet<string>,
+  where: SourceLocation,
+  bag: DiagnosticBag,
+): void {
+  if (refusedVims.has(vim) || vimTypes.get(vim) === want) return;
+  if (vimTypes.has(vim)) bag.error("CONFIG_WRONG_VIM", `vim '${vim}' is of type ${vimTypes.get(vim)}; ${runsOn}`, where);
+  else bag.error("CONFIG_UNKNOWN_VIM", notAVimOfTheStack(vim, vimTypes), where);
+}
+
 /** Pulumi's stack name forms: `stack`, `project/stack`, `organization/project/stack`. */
 const STACK_NAME = /^(?:[A-Za-z0-9_.-]+\/){0,2}[A-Za-z0-9_.-]+$/;
 

@@ -10,6 +10,7 @@ import { checkNodeSelector } from "../components/openstack-control-plane/chart-v
 import { selectServices, type Service } from "../components/openstack-control-plane/services";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
+import { checkVimType } from "./config";
 import { isMapping } from "./vnfs";
 
 export interface ControlPlaneEntry {
@@ -89,16 +90,7 @@ export function readControlPlaneEntries(
       return undefined;
     };
     const vim = str("vim");
-    if (vim !== undefined && vimTypes.get(vim) !== "kubernetes" && !refusedVims.has(vim)) {
-      const known = vimTypes.has(vim);
-      bag.error(
-        known ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM",
-        known
-          ? `vim '${vim}' is of type ${vimTypes.get(vim)}; the charts run on a Kubernetes VIM`
-          : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`,
-        at(["vim"]),
-      );
-    }
+    if (vim !== undefined) checkVimType(vim, "kubernetes", "the charts run on a Kubernetes VIM", vimTypes, refusedVims, at(["vim"]), bag);
     const chartsPath = str("charts");
     const charts = chartsPath === undefined ? undefined : path.resolve(projectRoot, chartsPath);
     if (charts !== undefined && !existsSync(path.join(charts, "helm-toolkit", "Chart.yaml")))

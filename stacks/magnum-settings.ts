@@ -7,6 +7,7 @@
 import { parseNoProxy, parseProxyUrl } from "../components/host-files";
 import type { MagnumClusterArgs } from "../components/k8s-cluster/magnum-cluster";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
+import { checkVimType } from "./config";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import { isMapping, wholeNumber } from "./vnfs";
 
@@ -70,16 +71,8 @@ export function readMagnumEntries(
       continue;
     }
     const { vim, ...rest } = value;
-    // A refused VIM has its own error; naming it is not a second one.
-    if ((typeof vim !== "string" || vimTypes.get(vim) !== "openstack") && !(typeof vim === "string" && refusedVims.has(vim))) {
-      const why =
-        typeof vim !== "string"
-          ? "vim is required"
-          : vimTypes.has(vim)
-            ? `vim '${vim}' is of type ${vimTypes.get(vim)}; Magnum runs on an OpenStack VIM`
-            : `vim '${vim}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`;
-      bag.error(typeof vim === "string" && vimTypes.has(vim) ? "CONFIG_WRONG_VIM" : "CONFIG_UNKNOWN_VIM", why, at(typeof vim === "string" ? ["vim"] : []));
-    }
+    if (typeof vim !== "string") bag.error("CONFIG_UNKNOWN_VIM", "vim is required", at([]));
+    else checkVimType(vim, "openstack", "Magnum runs on an OpenStack VIM", vimTypes, refusedVims, at(["vim"]), bag);
     const args: Partial<Record<keyof MagnumSettings, unknown>> = {};
     for (const [k, v] of Object.entries(rest)) {
       const known = KEYS[k];

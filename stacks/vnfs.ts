@@ -17,6 +17,7 @@ import type { ReadPackage } from "../translators/tosca/phase1-read/read-package"
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import type { LcmOperation } from "../components/vnf/plan";
 import { readAutoPolicy, type AutoPolicy } from "./auto-settings";
+import { notAVimOfTheStack } from "./config";
 import { readExtConnChange, readHooks, readPackageChange, type ExtConnChange, type PackageChange } from "./lcm-settings";
 import { readHookParameters, type HookParameter } from "./references";
 import type { K8sVersions } from "../components/k8s-cluster/k8s-cluster";
@@ -206,11 +207,7 @@ export function readVnfEntries(
       // A refused VIM has its own error; naming it is not a second one.
       const refused = typeof vim === "string" && refusedVims.has(vim);
       if (!refused && (typeof vim !== "string" || !vimTypes.has(vim))) {
-        bag.error(
-          "CONFIG_UNKNOWN_VIM",
-          vim === undefined ? "vim is required" : `vim '${String(vim)}' is not one of the stack's vims (${[...vimTypes.keys()].join(", ") || "none"})`,
-          at(["vim"]),
-        );
+        bag.error("CONFIG_UNKNOWN_VIM", vim === undefined ? "vim is required" : notAVimOfTheStack(String(vim), vimTypes), at(["vim"]));
       } else if (!refused) entry.vim = vim as string;
       entry.packagePath = file("package", true);
       if (value.package === undefined) bag.error("CONFIG_MISSING_FIELD", "package is required (a VNF package directory or zip)", at([]));
