@@ -29,6 +29,7 @@ export interface ControlPlaneEntry {
   nodeSelector?: { key: string; value: string };
   services?: Service[];
   namespace?: string;
+  storageClass?: string;
 }
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
@@ -46,6 +47,7 @@ const KEYS: Record<string, string> = {
   node_selector: "a mapping with key and value",
   services: "a list of services",
   namespace: "a non-empty string",
+  storage_class: "the name of a storage class of the cluster",
   vim_name: "a non-empty string",
 };
 const REQUIRED = ["vim", "charts", "image_registry", "admin_password", "password_seed", "public_host"];
@@ -100,7 +102,7 @@ export function readControlPlaneEntries(
     const adminPassword = str("admin_password");
     const registry = str("image_registry");
     const publicHost = str("public_host");
-    const [repository, tag, namespace] = [str("image_repository"), str("image_tag"), str("namespace")];
+    const [repository, tag, namespace, storageClass] = [str("image_repository"), str("image_tag"), str("namespace"), str("storage_class")];
     const vimName = str("vim_name") ?? `openstack_vim_${name}`;
     let nodeSelector: { key: string; value: string } | undefined;
     const ns = value.node_selector;
@@ -146,6 +148,7 @@ export function readControlPlaneEntries(
       ...(nodeSelector ? { nodeSelector } : {}),
       ...(services ? { services } : {}),
       ...(namespace ? { namespace } : {}),
+      ...(storageClass ? { storageClass } : {}),
     });
   }
   return { entries, vimNames: registered };

@@ -28,6 +28,8 @@ export interface ValuesContext {
   nodeSelector?: { key: string; value: string };
   /** Address of a node, for the public endpoints of the catalog (node ports). */
   publicHost?: pulumi.Input<string>;
+  /** The storage class of MariaDB's and RabbitMQ's volumes; without one, their data is the pod's (emptyDir). */
+  storageClass?: string;
 }
 
 /**
@@ -115,7 +117,14 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
 function settings(service: Service, ctx: ValuesContext): Record<string, unknown> {
   // Nova's and Neutron's metadata proxy share a secret (the charts' default is "password").
   const metadataSecret = () => ctx.password("metadata-proxy");
+  // One server each: the controller that keeps a Galera cluster's primary is off (OFF_IN), and
+  // RabbitMQ's second server would double its memory for no service a lab needs.
+  const volume = ctx.storageClass === undefined ? { enabled: false } : { enabled: true, class_name: ctx.storageClass };
   switch (service) {
+    case "mariadb":
+      return { pod: { replicas: { server: 1 } }, volume };
+    case "rabbitmq":
+      return { pod: { replicas: { server: 1 } }, volume };
     case "keystone":
       return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
     case "glance":

@@ -43,6 +43,12 @@ export interface ControlPlaneArgs {
    * endpoints are its node ports (Keystone on 30500), and the VIM's `auth_url` is Keystone's.
    */
   publicHost: pulumi.Input<string>;
+  /**
+   * The storage class of MariaDB's and RabbitMQ's volumes (the charts' PersistentVolumeClaims);
+   * without one their data lives and dies with the pod (emptyDir), as on a cluster without a
+   * provisioner.
+   */
+  storageClass?: string;
   /** Puts every pod on nodes with this label, instead of the charts' `openstack-control-plane=enabled` and others. */
   nodeSelector?: { key: string; value: string };
   /** The VIM's name (Tacker `vim_name`); default `openstack_vim_<name>`. */
@@ -82,6 +88,7 @@ export class ControlPlane extends pulumi.ComponentResource {
       password: passwordsFrom(args.passwordSeed),
       nodeSelector: args.nodeSelector,
       publicHost: args.publicHost,
+      storageClass: args.storageClass,
     };
     this.charts = {};
     for (const s of services) {

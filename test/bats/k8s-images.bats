@@ -186,6 +186,24 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   done
 }
 
+@test "push-images --images: another builder's lines (lab/openstack-helm/images'), each as REPO/<last element>:<tag>; a builder that is no program refused" {
+  local builder="$BATS_TEST_TMPDIR/builder" auth pushed want
+  run ! "$NODES/push-images" "127.0.0.1:$REG_PORT/nfv-lab" --insecure --images "$BATS_TEST_TMPDIR/none"
+  [[ "$output" == *"--images $BATS_TEST_TMPDIR/none: not an executable"* ]]
+  # A builder as lab/openstack-helm/images is one: "<name:tag> <archive>" lines, --list taken.
+  printf '#!/bin/sh\necho "localhost/nfv-lab/osh-pause:zed-bookworm %s"\n' "$(archive registry.k8s.io/pause:3.10.1)" >"$builder"
+  chmod +x "$builder"
+  run "$NODES/push-images" "127.0.0.1:$REG_PORT/nfv-lab" --user lab --password-stdin --insecure --images "$builder" <"$REG/password"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  want="127.0.0.1:$REG_PORT/nfv-lab/osh-pause:zed-bookworm"
+  pushed="$(printf '%s\n' "${lines[@]}" | grep -v '\[lab/nodes\]')"
+  [ "$pushed" = "localhost/nfv-lab/osh-pause:zed-bookworm $want" ] || { echo "$pushed"; false; }
+  auth="$BATS_TEST_TMPDIR/auth.json"
+  (umask 077; printf '{"auths":{"127.0.0.1:%s":{"auth":"%s"}}}\n' "$REG_PORT" "$(printf 'lab:%s' "$(cat "$REG/password")" | base64 -w0)" >"$auth")
+  [ "$(skopeo inspect --tls-verify=false --authfile "$auth" "docker://$want" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')" = \
+    "$(skopeo inspect "oci-archive:$(archive registry.k8s.io/pause:3.10.1)" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')" ]
+}
+
 @test "in a node: containerd pulls every image from a registry on nfvnode0 and each one runs" {
   local t0 port ref dest out
   run "$NODE" up "$NAME"

@@ -154,6 +154,16 @@ describe("chartValues of openstack-helm's charts", () => {
     expect(neutron.manifests).not.toHaveProperty("daemonset_lb_agent");
   });
 
+  it("mariadb and rabbitmq: one server each; without a storage class their data is the pod's (no PVC), with one their PVCs use it", () => {
+    for (const service of ["mariadb", "rabbitmq"] as const) {
+      const defaults = readChartDefaults(path.join(charts, service));
+      const own = chartValues(service, defaults, ctx);
+      expect(own.pod, service).toEqual({ replicas: { server: 1 } });
+      expect(own.volume, service).toEqual({ enabled: false });
+      expect(chartValues(service, defaults, { ...ctx, storageClass: "local-path" }).volume, service).toEqual({ enabled: true, class_name: "local-path" });
+    }
+  });
+
   it("without a public host, no public endpoint and no node port; with a node selector, every selector of the chart replaced", () => {
     const v = chartValues("nova", readChartDefaults(path.join(charts, "nova")), { ...ctx, publicHost: undefined, nodeSelector: { key: "role", value: "cp" } });
     expect(v.network).toEqual({ backend: ["linuxbridge"] });

@@ -48,7 +48,12 @@ const settings = (openstackControlPlanes: unknown, stackYaml?: string) =>
 describe("openstack_control_planes in the stack config", () => {
   it("an entry on a Kubernetes VIM becomes the control plane's settings, its VIM named openstack_vim_<name>", async () => {
     const s = await settings({
-      osh: entry({ services: ["mariadb", "memcached", "keystone"], node_selector: { key: "cp", value: "enabled" }, image_tag: "t1" }),
+      osh: entry({
+        services: ["mariadb", "memcached", "keystone"],
+        node_selector: { key: "cp", value: "enabled" },
+        image_tag: "t1",
+        storage_class: "local-path",
+      }),
     });
     expect(s.bag.hasErrors()).toBe(false);
     expect(s.controlPlanes).toEqual([
@@ -63,6 +68,7 @@ describe("openstack_control_planes in the stack config", () => {
         publicHost: "192.0.2.31",
         nodeSelector: { key: "cp", value: "enabled" },
         services: ["mariadb", "memcached", "keystone"],
+        storageClass: "local-path",
       },
     ]);
   });
