@@ -92,6 +92,17 @@ afterAll(async () => {
 }, 300_000);
 
 describe("ControlPlane rendered by the kubernetes provider", () => {
+  it("every ConfigMap and Secret a pod mounts or reads is rendered (a missing one keeps the pod in ContainerCreating)", () => {
+    const missing = objects.flatMap((o) => {
+      const spec = podSpecOf(o) as (PodSpec & { volumes?: { configMap?: { name: string }; secret?: { secretName: string } }[] }) | undefined;
+      return (spec?.volumes ?? []).flatMap((v) => [
+        ...(v.configMap && !find("ConfigMap", v.configMap.name) ? [`${o.kind}/${o.metadata.name}: ConfigMap ${v.configMap.name}`] : []),
+        ...(v.secret && !find("Secret", v.secret.secretName) ? [`${o.kind}/${o.metadata.name}: Secret ${v.secret.secretName}`] : []),
+      ]);
+    });
+    expect(objects.filter((o) => o.kind === "ConfigMap").length).toBeGreaterThan(0);
+    expect([...new Set(missing)]).toEqual([]);
+  });
   it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the five APIs with Nova's and Neutron's agents", () => {
     const workloads = objects.filter((o) => ["Deployment", "StatefulSet", "DaemonSet"].includes(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
     expect(workloads.sort()).toEqual(
