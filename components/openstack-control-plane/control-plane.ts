@@ -10,8 +10,9 @@ import { stringify } from "yaml";
 import { OpenStackVim } from "../vim/openstack-vim";
 import { readChartDefaults } from "./chart-defaults";
 import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
-import type { ImageSource } from "./images";
+import { imageRef, type ImageSource } from "./images";
 import { passwordsFrom } from "./passwords";
+import { chartObjects, gateDependencies, gateEnv, skipAwait } from "./readiness";
 import { NEEDS, selectServices, type Service } from "./services";
 
 export interface ControlPlaneArgs {
@@ -64,6 +65,8 @@ export class ControlPlane extends pulumi.ComponentResource {
   readonly services: Service[];
   /** Each service's chart. */
   readonly charts: Partial<Record<Service, k8s.helm.v4.Chart>>;
+  /** Each service's gate: a Job that completes once the chart's Jobs succeeded and its pods are Ready (readiness.ts). */
+  readonly ready: Partial<Record<Service, k8s.batch.v1.Job>>;
   /** Keystone's public URL: `http://<publicHost>:30500/v3`. */
   readonly authUrl: pulumi.Output<string>;
   /** The new cloud as a VIM: its provider deploys VM VNFs on it. Registered once Keystone answers. */
@@ -90,10 +93,38 @@ export class ControlPlane extends pulumi.ComponentResource {
       publicHost: args.publicHost,
       storageClass: args.storageClass,
     };
+    // The gates' account: they read the namespace's Jobs and pods.
+    const gateAccount = new k8s.core.v1.ServiceAccount(
+      `${name}-gate`,
+      { metadata: { namespace: namespaceName, name: "nfv-chart-gate" } },
+      { parent: this, provider, dependsOn: [namespace] },
+    );
+    const gateRole = new k8s.rbac.v1.Role(
+      `${name}-gate`,
+      {
+        metadata: { namespace: namespaceName, name: "nfv-chart-gate" },
+        rules: [
+          { apiGroups: ["batch"], resources: ["jobs"], verbs: ["get", "list"] },
+          { apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] },
+        ],
+      },
+      { parent: this, provider, dependsOn: [namespace] },
+    );
+    const gateBinding = new k8s.rbac.v1.RoleBinding(
+      `${name}-gate`,
+      {
+        metadata: { namespace: namespaceName, name: "nfv-chart-gate" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "nfv-chart-gate" },
+        subjects: [{ kind: "ServiceAccount", name: "nfv-chart-gate", namespace: namespaceName }],
+      },
+      { parent: this, provider, dependsOn: [gateAccount, gateRole] },
+    );
+    const nodeSelector = args.nodeSelector ? { [args.nodeSelector.key]: args.nodeSelector.value } : undefined;
     this.charts = {};
+    this.ready = {};
     for (const s of services) {
-      const needs = NEEDS[s].map((d) => this.charts[d]).filter((c): c is k8s.helm.v4.Chart => c !== undefined);
-      this.charts[s] = new k8s.helm.v4.Chart(
+      const needs = NEEDS[s].map((d) => this.ready[d]).filter((g): g is k8s.batch.v1.Job => g !== undefined);
+      const chart = new k8s.helm.v4.Chart(
         `${name}-${s}`,
         {
           chart: path.join(args.charts, s),
@@ -103,7 +134,34 @@ export class ControlPlane extends pulumi.ComponentResource {
           dependencyUpdate: true,
           values: chartValues(s, defaults[s], ctx),
         },
-        { parent: this, provider, dependsOn: [namespace, ...needs] },
+        { parent: this, provider, dependsOn: [namespace, ...needs], transforms: [skipAwait] },
+      );
+      this.charts[s] = chart;
+      this.ready[s] = new k8s.batch.v1.Job(
+        `${name}-${s}-ready`,
+        {
+          metadata: { namespace: namespaceName },
+          spec: {
+            backoffLimit: 0,
+            template: {
+              spec: {
+                serviceAccountName: "nfv-chart-gate",
+                restartPolicy: "Never",
+                nodeSelector,
+                containers: [
+                  {
+                    name: "wait",
+                    image: imageRef(args.images, "osh-entrypoint"),
+                    command: ["kubernetes-entrypoint"],
+                    env: chartObjects(chart).apply((objects) => gateEnv(namespaceName, gateDependencies(objects))),
+                  },
+                ],
+              },
+            },
+          },
+        },
+        // A chart's db-sync, its pods' start and their probes take minutes on a small cluster.
+        { parent: this, provider, dependsOn: [chart, gateBinding], customTimeouts: { create: "30m" } },
       );
     }
 
@@ -113,7 +171,7 @@ export class ControlPlane extends pulumi.ComponentResource {
       `${name}-vim`,
       { authUrl: this.authUrl, username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION, vimName },
       // selectServices requires keystone.
-      { parent: this, dependsOn: [this.charts.keystone!] },
+      { parent: this, dependsOn: [this.ready.keystone!] },
     );
     this.vimConfig = pulumi.secret(
       pulumi.all([this.authUrl, ctx.adminPassword]).apply(([authUrl, password]) =>

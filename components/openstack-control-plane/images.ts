@@ -52,12 +52,15 @@ export function repositoryName(ref: string): string {
  * test checks.
  */
 export function imageTags(defaults: Record<string, string>, source: ImageSource): Record<string, string> {
-  const repository = source.repository ?? "nfv-lab";
-  const tag = source.tag ?? "zed-bookworm";
   const tags: Record<string, string> = {};
   for (const [key, ref] of Object.entries(defaults)) {
     const ours = IMAGE_OF_TAG[key] ?? IMAGE_OF_REPOSITORY[repositoryName(ref)];
-    if (ours !== undefined) tags[key] = `${source.registry}/${repository}/${ours}:${tag}`;
+    if (ours !== undefined) tags[key] = imageRef(source, ours);
   }
   return tags;
+}
+
+/** The reference of one of our images (`osh-entrypoint`, ...) at the source. */
+export function imageRef(source: ImageSource, image: string): string {
+  return `${source.registry}/${source.repository ?? "nfv-lab"}/${image}:${source.tag ?? "zed-bookworm"}`;
 }

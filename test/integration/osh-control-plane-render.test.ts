@@ -152,6 +152,26 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
       expect(names, absent).not.toContain(absent);
   });
 
+  it("Pulumi waits on none of the charts' objects but on one gate per chart: a Job waiting for the chart's Jobs and a Ready pod of each of its workloads", () => {
+    const annotations = (o: K8sObject) => (o.metadata as { annotations?: Record<string, string> }).annotations ?? {};
+    const env = (o: K8sObject) =>
+      Object.fromEntries((podSpecOf(o)?.containers?.[0].env ?? []).map((e) => [e.name, e.value])) as Record<string, string | undefined>;
+    const isGate = (o: K8sObject) => o.kind === "Job" && podSpecOf(o)?.containers?.[0].name === "wait" && env(o).DEPENDENCY_POD_JSON !== undefined;
+    const gates = objects.filter(isGate);
+    expect(gates).toHaveLength(CONTROL_PLANE_SERVICES.length);
+    const waiting = objects.filter((o) => ["Job", "Deployment", "StatefulSet", "DaemonSet", "Service"].includes(o.kind) && !isGate(o));
+    expect(waiting.filter((o) => annotations(o)["pulumi.com/skipAwait"] !== "true").map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
+    // Glance's gate: every Job of the chart, and the API's pod by the Deployment's own selector.
+    const chartJobs = objects.filter((o) => o.kind === "Job" && !isGate(o) && o.metadata.name.startsWith("glance-")).map((o) => `openstack:${o.metadata.name}`);
+    expect(chartJobs).toContain("openstack:glance-db-sync");
+    const api = find("Deployment", "glance-api")!;
+    const glanceGate = gates.find((g) => (env(g).DEPENDENCY_JOBS ?? "").includes("openstack:glance-db-sync"))!;
+    expect((env(glanceGate).DEPENDENCY_JOBS ?? "").split(",").sort()).toEqual(chartJobs.sort());
+    expect(JSON.parse(env(glanceGate).DEPENDENCY_POD_JSON!)).toEqual([
+      { namespace: "openstack", labels: (api.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, requireSameNode: false },
+    ]);
+  });
+
   it("every pod on the nodes of the given label", () => {
     const selectors = objects.map(podSpecOf).filter((p): p is PodSpec => p !== undefined);
     expect(selectors.length).toBeGreaterThan(20);

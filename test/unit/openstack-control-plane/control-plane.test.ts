@@ -10,9 +10,10 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { skipAwait } from "../../../components/openstack-control-plane/readiness";
 import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { installMocks, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
-import { charts } from "../helpers/recording-chart";
+import { chartResources, charts } from "../helpers/recording-chart";
 
 let registered: Registered[];
 let cp: typeof import("../../../components/openstack-control-plane/control-plane");
@@ -42,7 +43,7 @@ const args = () => ({
 });
 
 describe("ControlPlane", () => {
-  it("registers a namespace and one Chart per service, in dependency order, each depending on the charts it needs, on the VIM's provider", async () => {
+  it("registers a namespace and one Chart per service, in dependency order, each depending on the gates of what it needs, on the VIM's provider", async () => {
     const a = args();
     const c = new cp.ControlPlane("osh", a);
     await settle();
@@ -57,8 +58,8 @@ describe("ControlPlane", () => {
       "osh-nova",
     ]);
     const byName = Object.fromEntries(charts.map((ch) => [ch.name, ch]));
-    // A dependency is a service's chart, or else the namespace.
-    const nameOf = (r: pulumi.Resource) => Object.entries(c.charts).find(([, ch]) => ch === r)?.[0] ?? "namespace";
+    // A dependency is a service's gate, or else the namespace.
+    const nameOf = (r: pulumi.Resource) => Object.entries(c.ready).find(([, g]) => g === r)?.[0] ?? "namespace";
     const needs = (n: string) => (byName[n].opts.dependsOn as pulumi.Resource[]).map(nameOf);
     expect(needs("osh-mariadb")).toEqual(["namespace"]);
     expect(needs("osh-keystone")).toEqual(["namespace", "mariadb", "memcached"]);
@@ -68,11 +69,52 @@ describe("ControlPlane", () => {
       expect(ch.opts.provider).toBe(a.vim.provider);
       expect(ch.opts.parent).toBe(c);
       expect(ch.args).toMatchObject({ chart: path.join(chartsDir, ch.name.slice(4)), name: ch.name.slice(4), dependencyUpdate: true });
+      // Pulumi waits on none of the chart's objects: its gate does (readiness.ts).
+      expect(ch.opts.transforms, ch.name).toEqual([skipAwait]);
       expect(await valueOf(pulumi.output(ch.args.namespace as pulumi.Input<string>))).toBe("openstack");
     }
     const ns = registered.find((r) => r.type === "kubernetes:core/v1:Namespace");
     expect(ns).toMatchObject({ name: "osh-namespace", inputs: { metadata: { name: "openstack" } } });
     expect(ns?.provider).toContain("edge");
+  });
+
+  it("a gate per chart: a Job of osh-entrypoint waiting for the chart's Jobs and a Ready pod of each workload, after the chart, under its own account", async () => {
+    chartResources.set("osh-glance", [
+      { kind: "ConfigMap", name: "glance-bin" },
+      { kind: "Job", name: "glance-db-sync" },
+      { kind: "Deployment", name: "glance-api", spec: { selector: { matchLabels: { application: "glance", component: "api" } } } },
+    ]);
+    try {
+      const c = new cp.ControlPlane("osh", { ...args(), services: ["mariadb", "memcached", "keystone", "glance"], nodeSelector: { key: "nfv", value: "cp" } });
+      await settle();
+      expect(Object.keys(c.ready)).toEqual(["mariadb", "memcached", "keystone", "glance"]);
+      const gate = registered.find((r) => r.name === "osh-glance-ready")!;
+      expect(gate.type).toBe("kubernetes:batch/v1:Job");
+      expect(gate.provider).toContain("edge");
+      const spec = (gate.inputs as { spec: { template: { spec: Record<string, unknown> } } }).spec.template.spec;
+      expect(spec).toMatchObject({ serviceAccountName: "nfv-chart-gate", restartPolicy: "Never", nodeSelector: { nfv: "cp" } });
+      const [container] = spec.containers as { image: string; command: string[]; env: { name: string; value?: string }[] }[];
+      expect(container.image).toBe("10.0.0.5:5000/nfv-lab/osh-entrypoint:zed-bookworm");
+      expect(container.command).toEqual(["kubernetes-entrypoint"]);
+      const env = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+      expect(env.DEPENDENCY_JOBS).toBe("openstack:glance-db-sync");
+      expect(JSON.parse(env.DEPENDENCY_POD_JSON!)).toEqual([
+        { namespace: "openstack", labels: { application: "glance", component: "api" }, requireSameNode: false },
+      ]);
+      const role = registered.find((r) => r.type === "kubernetes:rbac.authorization.k8s.io/v1:Role" && r.name === "osh-gate");
+      expect(role?.inputs.rules).toEqual([
+        { apiGroups: ["batch"], resources: ["jobs"], verbs: ["get", "list"] },
+        { apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] },
+      ]);
+      expect(registered.filter((r) => r.name.endsWith("-ready")).map((r) => r.name)).toEqual([
+        "osh-mariadb-ready",
+        "osh-memcached-ready",
+        "osh-keystone-ready",
+        "osh-glance-ready",
+      ]);
+    } finally {
+      chartResources.clear();
+    }
   });
 
   it("the new cloud as an OpenStack VIM on Keystone's node port, and Tacker's vim-config.yaml for it, secret", async () => {

@@ -1,0 +1,91 @@
+/**
+ * When a chart is up, without Pulumi waiting on each of its objects.
+ *
+ * Pulumi runs a few operations at once (4 per core: 8 on a 2-core machine) and an object it waits
+ * for holds one until it is ready. A chart's Jobs, workloads and Services wait, through their
+ * kubernetes-entrypoint init containers, for the chart's ConfigMaps and for one another: on the
+ * real cluster Glance's waiting objects held every operation and its ConfigMap `glance-bin` was
+ * never created. openstack-helm orders its objects itself (each pod's `dependencies`), so Pulumi
+ * does not wait on them (`pulumi.com/skipAwait`), and one Job of ours per chart, the gate, waits
+ * instead: every Job of the chart succeeded and a pod of each of its workloads Ready. It runs
+ * kubernetes-entrypoint too, with those dependencies; Pulumi waits for the gate alone.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+
+/** The kinds Pulumi would wait on (a Service waits for its pods' endpoints). */
+const WAITING_KINDS = new Set([
+  "kubernetes:batch/v1:Job",
+  "kubernetes:apps/v1:Deployment",
+  "kubernetes:apps/v1:StatefulSet",
+  "kubernetes:apps/v1:DaemonSet",
+  "kubernetes:core/v1:Service",
+]);
+const WORKLOAD_KINDS = new Set(["Deployment", "StatefulSet", "DaemonSet"]);
+
+/** A transform of a chart's children: the kinds Pulumi would wait on are created without waiting. */
+export const skipAwait: pulumi.ResourceTransform = (args) => {
+  if (!WAITING_KINDS.has(args.type)) return undefined;
+  const metadata = (args.props.metadata ?? {}) as { annotations?: Record<string, string> };
+  return {
+    props: { ...args.props, metadata: { ...metadata, annotations: { ...metadata.annotations, "pulumi.com/skipAwait": "true" } } },
+    opts: args.opts,
+  };
+};
+
+/** What the gate of one chart waits for, from the chart's objects. */
+export interface GateDependencies {
+  /** The names of the chart's Jobs: each must succeed. */
+  jobs: string[];
+  /** The pod selector of each workload: a Ready pod of each. */
+  pods: Record<string, string>[];
+}
+
+export interface ChartObject {
+  kind: string;
+  name: string;
+  matchLabels?: Record<string, string>;
+}
+
+/** The gate's dependencies of a chart's objects (kind, name and, for workloads, their selector). */
+export function gateDependencies(objects: ChartObject[]): GateDependencies {
+  return {
+    jobs: objects
+      .filter((o) => o.kind === "Job")
+      .map((o) => o.name)
+      .sort(),
+    pods: objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && o.matchLabels).map((o) => o.matchLabels!),
+  };
+}
+
+/** The kubernetes-entrypoint environment of a gate in `namespace` waiting for `deps`. */
+export function gateEnv(namespace: string, deps: GateDependencies): k8s.types.input.core.v1.EnvVar[] {
+  return [
+    { name: "NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+    { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+    { name: "DEPENDENCY_JOBS", value: deps.jobs.map((j) => `${namespace}:${j}`).join(",") },
+    { name: "DEPENDENCY_POD_JSON", value: JSON.stringify(deps.pods.map((labels) => ({ namespace, labels, requireSameNode: false }))) },
+  ];
+}
+
+/** A chart's object as its `resources` output holds it: a Kubernetes resource, whose fields are outputs. */
+interface ChartResource {
+  kind: pulumi.Input<string>;
+  metadata: pulumi.Input<{ name: string }>;
+  spec?: pulumi.Input<unknown>;
+}
+
+/** The objects of a helm.v4.Chart as the gate needs them. */
+export function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObject[]> {
+  return chart.resources.apply((resources: ChartResource[]) =>
+    pulumi.all(
+      resources.map((r) =>
+        pulumi.all([r.kind, r.metadata, r.spec]).apply(([kind, metadata, spec]) => ({
+          kind,
+          name: metadata.name,
+          matchLabels: (spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels,
+        })),
+      ),
+    ),
+  );
+}
