@@ -117,14 +117,15 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
 function settings(service: Service, ctx: ValuesContext): Record<string, unknown> {
   // Nova's and Neutron's metadata proxy share a secret (the charts' default is "password").
   const metadataSecret = () => ctx.password("metadata-proxy");
-  // One server each: the controller that keeps a Galera cluster's primary is off (OFF_IN), and
-  // RabbitMQ's second server would double its memory for no service a lab needs.
-  const volume = ctx.storageClass === undefined ? { enabled: false } : { enabled: true, class_name: ctx.storageClass };
   switch (service) {
+    // One server each: the controller that keeps a Galera cluster's primary is off (OFF_IN), and
+    // RabbitMQ's second server would double its memory for no service a lab needs.
     case "mariadb":
-      return { pod: { replicas: { server: 1 } }, volume };
     case "rabbitmq":
-      return { pod: { replicas: { server: 1 } }, volume };
+      return {
+        pod: { replicas: { server: 1 } },
+        volume: ctx.storageClass === undefined ? { enabled: false } : { enabled: true, class_name: ctx.storageClass },
+      };
     case "keystone":
       return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
     case "glance":
@@ -163,7 +164,7 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
 /** The values of one service's chart. */
 export function chartValues(service: Service, defaults: ChartDefaults, ctx: ValuesContext): Record<string, unknown> {
   const values: Record<string, unknown> = {
-    // Jobs as plain objects, which Pulumi creates and waits for; as Helm hooks they would be skipped.
+    // Jobs as plain objects, which Pulumi creates (and the chart's gate waits for); as Helm hooks they would be skipped.
     helm3_hook: false,
     images: { tags: imageTags(defaults.images?.tags ?? {}, ctx.images), pull_policy: "IfNotPresent" },
     endpoints: endpointValues(service, defaults.endpoints ?? {}, ctx),

@@ -12,7 +12,7 @@ import { readChartDefaults } from "./chart-defaults";
 import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
 import { imageRef, type ImageSource } from "./images";
 import { passwordsFrom } from "./passwords";
-import { chartObjects, gateDependencies, gateEnv, skipAwait } from "./readiness";
+import { chartGate, gateAccount, skipAwait } from "./readiness";
 import { NEEDS, selectServices, type Service } from "./services";
 
 export interface ControlPlaneArgs {
@@ -93,32 +93,7 @@ export class ControlPlane extends pulumi.ComponentResource {
       publicHost: args.publicHost,
       storageClass: args.storageClass,
     };
-    // The gates' account: they read the namespace's Jobs and pods.
-    const gateAccount = new k8s.core.v1.ServiceAccount(
-      `${name}-gate`,
-      { metadata: { namespace: namespaceName, name: "nfv-chart-gate" } },
-      { parent: this, provider, dependsOn: [namespace] },
-    );
-    const gateRole = new k8s.rbac.v1.Role(
-      `${name}-gate`,
-      {
-        metadata: { namespace: namespaceName, name: "nfv-chart-gate" },
-        rules: [
-          { apiGroups: ["batch"], resources: ["jobs"], verbs: ["get", "list"] },
-          { apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] },
-        ],
-      },
-      { parent: this, provider, dependsOn: [namespace] },
-    );
-    const gateBinding = new k8s.rbac.v1.RoleBinding(
-      `${name}-gate`,
-      {
-        metadata: { namespace: namespaceName, name: "nfv-chart-gate" },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "nfv-chart-gate" },
-        subjects: [{ kind: "ServiceAccount", name: "nfv-chart-gate", namespace: namespaceName }],
-      },
-      { parent: this, provider, dependsOn: [gateAccount, gateRole] },
-    );
+    const account = gateAccount(name, namespaceName, { parent: this, provider, dependsOn: [namespace] });
     const nodeSelector = args.nodeSelector ? { [args.nodeSelector.key]: args.nodeSelector.value } : undefined;
     this.charts = {};
     this.ready = {};
@@ -137,31 +112,11 @@ export class ControlPlane extends pulumi.ComponentResource {
         { parent: this, provider, dependsOn: [namespace, ...needs], transforms: [skipAwait] },
       );
       this.charts[s] = chart;
-      this.ready[s] = new k8s.batch.v1.Job(
+      this.ready[s] = chartGate(
         `${name}-${s}-ready`,
-        {
-          metadata: { namespace: namespaceName },
-          spec: {
-            backoffLimit: 0,
-            template: {
-              spec: {
-                serviceAccountName: "nfv-chart-gate",
-                restartPolicy: "Never",
-                nodeSelector,
-                containers: [
-                  {
-                    name: "wait",
-                    image: imageRef(args.images, "osh-entrypoint"),
-                    command: ["kubernetes-entrypoint"],
-                    env: chartObjects(chart).apply((objects) => gateEnv(namespaceName, gateDependencies(objects))),
-                  },
-                ],
-              },
-            },
-          },
-        },
-        // A chart's db-sync, its pods' start and their probes take minutes on a small cluster.
-        { parent: this, provider, dependsOn: [chart, gateBinding], customTimeouts: { create: "30m" } },
+        chart,
+        { namespace: namespaceName, image: imageRef(args.images, "osh-entrypoint"), nodeSelector, account },
+        { parent: this, provider },
       );
     }
 

@@ -41,6 +41,7 @@ export interface GateDependencies {
   pods: Record<string, string>[];
 }
 
+/** One object of a rendered chart, as much of it as the gate needs. */
 export interface ChartObject {
   kind: string;
   name: string;
@@ -76,7 +77,7 @@ interface ChartResource {
 }
 
 /** The objects of a helm.v4.Chart as the gate needs them. */
-export function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObject[]> {
+function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObject[]> {
   return chart.resources.apply((resources: ChartResource[]) =>
     pulumi.all(
       resources.map((r) =>
@@ -87,5 +88,73 @@ export function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObjec
         })),
       ),
     ),
+  );
+}
+
+/** The name of the gates' ServiceAccount, Role and RoleBinding in the control plane's namespace. */
+const GATE_ACCOUNT = "nfv-chart-gate";
+
+/** The gates' account: a ServiceAccount that may read the namespace's Jobs and pods. Returns its RoleBinding. */
+export function gateAccount(name: string, namespace: string, opts: pulumi.CustomResourceOptions): k8s.rbac.v1.RoleBinding {
+  const metadata = { namespace, name: GATE_ACCOUNT };
+  const account = new k8s.core.v1.ServiceAccount(`${name}-gate`, { metadata }, opts);
+  const role = new k8s.rbac.v1.Role(
+    `${name}-gate`,
+    {
+      metadata,
+      rules: [
+        { apiGroups: ["batch"], resources: ["jobs"], verbs: ["get", "list"] },
+        { apiGroups: [""], resources: ["pods"], verbs: ["get", "list"] },
+      ],
+    },
+    opts,
+  );
+  return new k8s.rbac.v1.RoleBinding(
+    `${name}-gate`,
+    {
+      metadata,
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: GATE_ACCOUNT },
+      subjects: [{ kind: "ServiceAccount", name: GATE_ACCOUNT, namespace }],
+    },
+    { ...opts, dependsOn: [account, role] },
+  );
+}
+
+/**
+ * The gate of `chart`: a Job of kubernetes-entrypoint (`image`) that completes once the chart's
+ * Jobs succeeded and a pod of each of its workloads is Ready; created after the chart and the
+ * gates' `account` (gateAccount).
+ */
+export function chartGate(
+  name: string,
+  chart: k8s.helm.v4.Chart,
+  gate: { namespace: string; image: string; nodeSelector?: Record<string, string>; account: pulumi.Resource },
+  opts: pulumi.CustomResourceOptions,
+): k8s.batch.v1.Job {
+  return new k8s.batch.v1.Job(
+    name,
+    {
+      metadata: { namespace: gate.namespace },
+      spec: {
+        backoffLimit: 0,
+        template: {
+          spec: {
+            serviceAccountName: GATE_ACCOUNT,
+            restartPolicy: "Never",
+            nodeSelector: gate.nodeSelector,
+            containers: [
+              {
+                name: "wait",
+                image: gate.image,
+                command: ["kubernetes-entrypoint"],
+                env: chartObjects(chart).apply((objects) => gateEnv(gate.namespace, gateDependencies(objects))),
+              },
+            ],
+          },
+        },
+      },
+    },
+    // A chart's db-sync, its pods' start and their probes take minutes on a small cluster.
+    { ...opts, dependsOn: [chart, gate.account], customTimeouts: { create: "30m" } },
   );
 }

@@ -11,9 +11,9 @@ export type Service = (typeof SERVICES)[number];
 export const OPENSTACK_SERVICES: readonly Service[] = ["keystone", "glance", "placement", "neutron", "nova"];
 
 /**
- * What a service's chart needs up before it is deployed. Pulumi waits for every object of a chart
- * (its db-sync Jobs complete, its Deployments ready), so a dependency here is a service that
- * answers. Nova and Neutron come up side by side, neither before the other: each waits for a part
+ * What a service's chart needs up before it is deployed. A chart waits for the gates of these
+ * (readiness.ts: their Jobs complete, a pod of each workload Ready), so a dependency here is a
+ * service that answers. Nova and Neutron come up side by side, neither before the other: each waits for a part
  * of the other (nova-compute for its node's Neutron agent, Neutron's DHCP agent for the compute
  * API), so a chart waited for before the other would never be ready.
  */

@@ -124,6 +124,12 @@ runs_in_image() {
   [[ "$rc" -eq 0 && "$out" == $glob ]] || { echo "$img $* (exit $rc, attempt $attempt): $out"; false; }
 }
 archive() { awk -v r="$1" '$1 == r {print $2}' "$BATS_FILE_TMPDIR/images"; }
+# registry_auth FILE: skopeo's auth file for user lab on the loopback registry (mode 600).
+registry_auth() {
+  (umask 077; printf '{"auths":{"127.0.0.1:%s":{"auth":"%s"}}}\n' "$REG_PORT" "$(printf 'lab:%s' "$(cat "$REG/password")" | base64 -w0)" >"$1")
+}
+# digest [SKOPEO OPTION...] REF: the manifest digest skopeo inspects at REF.
+digest() { skopeo inspect "$@" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])'; }
 podnet_ref() { awk '$1 ~ /\/podnet:/ {print $1}' "$BATS_FILE_TMPDIR/images"; }
 
 @test "k8s-images: one OCI archive per image kubeadm pulls, named as kubeadm names them, podnet and nginx" {
@@ -163,7 +169,7 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
 }
 
 @test "push-images: to a registry with htpasswd on loopback, password on stdin; kubeadm's imageRepository names resolve to the same images" {
-  local t0 auth ref dest digest want
+  local t0 auth ref dest want pushed_digest archive_digest
   run ! "$NODES/push-images" "127.0.0.1:$REG_PORT" --insecure # the registry wants a password
   t0=$(date +%s.%N)
   run "$NODES/push-images" "127.0.0.1:$REG_PORT" --user lab --password-stdin --insecure <"$REG/password"
@@ -176,18 +182,19 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   [ "$status" -eq 0 ]
   [[ "$output" == *"127.0.0.1:$REG_PORT/coredns:v"* ]]
   auth="$BATS_TEST_TMPDIR/auth.json"
-  (umask 077; printf '{"auths":{"127.0.0.1:%s":{"auth":"%s"}}}\n' "$REG_PORT" "$(printf 'lab:%s' "$(cat "$REG/password")" | base64 -w0)" >"$auth")
+  registry_auth "$auth"
   for want in "${lines[@]}" "127.0.0.1:$REG_PORT/podnet:$(podnet_ref | sed 's/.*://')"; do
     read -r ref dest < <(awk -v d="$want" '$2 == d' "$BATS_FILE_TMPDIR/pushed")
     [ "$dest" = "$want" ] || { echo "kubeadm's $want was not pushed"; false; }
-    digest="$(skopeo inspect --tls-verify=false --authfile "$auth" "docker://$dest" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')"
-    # The registry holds the archive's own manifest.
-    [ "$digest" = "$(skopeo inspect "oci-archive:$(archive "$ref")" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')" ]
+    # The registry holds the archive's own manifest (assignments: a failed inspect fails the test).
+    pushed_digest="$(digest --tls-verify=false --authfile "$auth" "docker://$dest")"
+    archive_digest="$(digest "oci-archive:$(archive "$ref")")"
+    [ "$pushed_digest" = "$archive_digest" ]
   done
 }
 
 @test "push-images --images: another builder's lines (lab/openstack-helm/images'), each as REPO/<last element>:<tag>; a builder that is no program refused" {
-  local builder="$BATS_TEST_TMPDIR/builder" auth pushed want
+  local builder="$BATS_TEST_TMPDIR/builder" auth pushed want pushed_digest archive_digest
   run ! "$NODES/push-images" "127.0.0.1:$REG_PORT/nfv-lab" --insecure --images "$BATS_TEST_TMPDIR/none"
   [[ "$output" == *"--images $BATS_TEST_TMPDIR/none: not an executable"* ]]
   # A builder as lab/openstack-helm/images is one: "<name:tag> <archive>" lines, --list taken.
@@ -199,9 +206,10 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   pushed="$(printf '%s\n' "${lines[@]}" | grep -v '\[lab/nodes\]')"
   [ "$pushed" = "localhost/nfv-lab/osh-pause:zed-bookworm $want" ] || { echo "$pushed"; false; }
   auth="$BATS_TEST_TMPDIR/auth.json"
-  (umask 077; printf '{"auths":{"127.0.0.1:%s":{"auth":"%s"}}}\n' "$REG_PORT" "$(printf 'lab:%s' "$(cat "$REG/password")" | base64 -w0)" >"$auth")
-  [ "$(skopeo inspect --tls-verify=false --authfile "$auth" "docker://$want" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')" = \
-    "$(skopeo inspect "oci-archive:$(archive registry.k8s.io/pause:3.10.1)" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Digest"])')" ]
+  registry_auth "$auth"
+  pushed_digest="$(digest --tls-verify=false --authfile "$auth" "docker://$want")"
+  archive_digest="$(digest "oci-archive:$(archive registry.k8s.io/pause:3.10.1)")"
+  [ "$pushed_digest" = "$archive_digest" ]
 }
 
 @test "in a node: containerd pulls every image from a registry on nfvnode0 and each one runs" {

@@ -92,7 +92,7 @@ afterAll(async () => {
 }, 300_000);
 
 describe("ControlPlane rendered by the kubernetes provider", () => {
-  it("every ConfigMap and Secret a pod mounts or reads is rendered (a missing one keeps the pod in ContainerCreating)", () => {
+  it("every ConfigMap and Secret a pod mounts is rendered (a missing one keeps the pod in ContainerCreating)", () => {
     const missing = objects.flatMap((o) => {
       const spec = podSpecOf(o) as (PodSpec & { volumes?: { configMap?: { name: string }; secret?: { secretName: string } }[] }) | undefined;
       return (spec?.volumes ?? []).flatMap((v) => [
