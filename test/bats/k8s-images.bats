@@ -37,30 +37,38 @@ skip_reason() {
 
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
-# free_port ADDR: a TCP port nothing listens on.
+# free_port: a TCP port below the kernel's ephemeral range (so no outgoing connection of the
+# phases beside this one takes it between the check and the bind) that no socket of any state holds.
 free_port() {
-  local p
-  for p in $(shuf -i 20000-60999 -n 50); do
-    [[ -z "$(ss -Htln "sport = :$p")" ]] && { echo "$p"; return 0; }
+  local low p
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+  for p in $(shuf -i 20000-$((low - 1)) -n 50); do
+    [[ -z "$(ss -Htan "sport = :$p")" ]] && { echo "$p"; return 0; }
   done
   return 1
 }
 
-# start_registry DIR ADDR PORT [HTPASSWD]: Debian's docker-registry on ADDR:PORT, storage in DIR.
+# start_registry DIR ADDR [HTPASSWD]: Debian's docker-registry on ADDR and a free port, storage in
+# DIR; the port in DIR/port. Another port when the bind still loses a race.
 start_registry() {
-  local dir="$1" addr="$2" port="$3" i code=""
+  local dir="$1" addr="$2" port try i code=""
   mkdir -p "$dir/data"
-  {
-    printf 'version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: %s\n' "$dir/data"
-    printf 'http:\n  addr: %s:%s\n' "$addr" "$port"
-    [[ -z "${4:-}" ]] || printf 'auth:\n  htpasswd:\n    realm: nfv-lab\n    path: %s\n' "$4"
-  } >"$dir/config.yml"
-  setsid /usr/bin/docker-registry serve "$dir/config.yml" >"$dir/log" 2>&1 </dev/null &
-  echo "$!" >"$dir/pid"
-  for ((i = 0; i < 100; i++)); do
-    code="$(curl -s -o /dev/null -w '%{http_code}' "http://$addr:$port/v2/" || true)"
-    [[ "$code" == 200 || "$code" == 401 ]] && return 0
-    sleep 0.1
+  for ((try = 0; try < 3; try++)); do
+    port="$(free_port)"
+    {
+      printf 'version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: %s\n' "$dir/data"
+      printf 'http:\n  addr: %s:%s\n' "$addr" "$port"
+      [[ -z "${3:-}" ]] || printf 'auth:\n  htpasswd:\n    realm: nfv-lab\n    path: %s\n' "$3"
+    } >"$dir/config.yml"
+    setsid /usr/bin/docker-registry serve "$dir/config.yml" >"$dir/log" 2>&1 </dev/null &
+    echo "$!" >"$dir/pid"
+    for ((i = 0; i < 100; i++)); do
+      code="$(curl -s -o /dev/null -w '%{http_code}' "http://$addr:$port/v2/" || true)"
+      [[ "$code" == 200 || "$code" == 401 ]] && { echo "$port" >"$dir/port"; return 0; }
+      kill -0 "$(cat "$dir/pid")" 2>/dev/null || break
+      sleep 0.1
+    done
+    grep -q 'address already in use' "$dir/log" || break
   done
   cat "$dir/log" >&2
   return 1
@@ -88,11 +96,11 @@ setup_file() {
   K8S_VERSION="$(sed -n 's/^K8S_VERSION=\([^ ]*\).*/\1/p' "$LAB/k8s/build.sh")"
   KUBEADM="${NFV_CACHE:-$HOME/.cache/pulumi-nfv}/k8s/kubeadm-$K8S_VERSION/bin/kubeadm"
   REG="$BATS_FILE_TMPDIR/reg"
-  REG_PORT="$(free_port)"
   mkdir -p "$REG"
   printf 'lab-pw-%s\n' "$RANDOM$RANDOM" >"$REG/password"
   htpasswd -Bin lab <"$REG/password" >"$REG/htpasswd" 2>/dev/null
-  start_registry "$REG" 127.0.0.1 "$REG_PORT" "$REG/htpasswd"
+  start_registry "$REG" 127.0.0.1 "$REG/htpasswd"
+  REG_PORT="$(cat "$REG/port")"
   export NAME STATE K8S_VERSION KUBEADM REG REG_PORT
 }
 
@@ -216,8 +224,8 @@ config() { skopeo inspect --config "oci-archive:$(archive "$1")" | python3 -c 'i
   local t0 port ref dest out
   run "$NODE" up "$NAME"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  port="$(free_port)"
-  start_registry "$BATS_FILE_TMPDIR/reg2" 10.253.0.1 "$port"
+  start_registry "$BATS_FILE_TMPDIR/reg2" 10.253.0.1
+  port="$(cat "$BATS_FILE_TMPDIR/reg2/port")"
   "$NODES/push-images" "10.253.0.1:$port" --insecure >"$BATS_FILE_TMPDIR/pushed2"
   t0=$(date +%s.%N)
   while read -r ref dest; do
