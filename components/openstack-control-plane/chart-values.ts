@@ -113,6 +113,20 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
   ],
 };
 
+/**
+ * RabbitMQ's probes each run `rabbitmqctl ping`, which boots an Erlang VM (about a second of CPU):
+ * the chart's every 10 s for both took a tenth of the lab's two cores, and under the load of the
+ * other charts' jobs the liveness probe timed out and restarted the server twice in ten minutes.
+ */
+const RABBITMQ_PROBES = {
+  rabbitmq: {
+    rabbitmq: {
+      readiness: { params: { periodSeconds: 30, timeoutSeconds: 30 } },
+      liveness: { params: { periodSeconds: 120, timeoutSeconds: 60, failureThreshold: 5 } },
+    },
+  },
+};
+
 /** The settings of one chart beyond credentials, images and manifests. */
 function settings(service: Service, ctx: ValuesContext): Record<string, unknown> {
   // Nova's and Neutron's metadata proxy share a secret (the charts' default is "password").
@@ -121,11 +135,13 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
     // One server each: the controller that keeps a Galera cluster's primary is off (OFF_IN), and
     // RabbitMQ's second server would double its memory for no service a lab needs.
     case "mariadb":
-    case "rabbitmq":
-      return {
+    case "rabbitmq": {
+      const one = {
         pod: { replicas: { server: 1 } },
         volume: ctx.storageClass === undefined ? { enabled: false } : { enabled: true, class_name: ctx.storageClass },
       };
+      return service === "rabbitmq" ? { ...one, pod: { ...one.pod, probes: RABBITMQ_PROBES } } : one;
+    }
     case "keystone":
       return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
     case "glance":
@@ -149,7 +165,9 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
       return {
         network: { backend: ["linuxbridge"] },
         conf: {
-          neutron: { DEFAULT: { interface_driver: "linuxbridge" } },
+          // Debian's Neutron refuses to start the Linux bridge driver unless it is named
+          // experimental (as the lab OpenStack's neutron.conf does).
+          neutron: { DEFAULT: { interface_driver: "linuxbridge" }, experimental: { linuxbridge: true } },
           metadata_agent: { DEFAULT: { metadata_proxy_shared_secret: metadataSecret() } },
           plugins: {
             ml2_conf: { ml2: { mechanism_drivers: "linuxbridge,l2population", type_drivers: "flat,vlan,vxlan", tenant_network_types: "vxlan" } },
@@ -249,8 +267,10 @@ function endpointValues(service: Service, endpoints: Record<string, unknown>, ct
 /** The password of one credential of a chart's endpoints; undefined for those left as they are. */
 function passwordOf(service: Service, kind: string, user: string, ctx: ValuesContext): pulumi.Input<string> | undefined {
   if (kind === "identity") return user === "admin" ? ctx.adminPassword : ctx.password(`identity:${user}`);
-  // Every database's `admin` is MariaDB's root; every other user is per database.
-  if (kind.startsWith("oslo_db")) return ctx.password(user === "admin" ? "db:admin" : `${kind}:${user}`);
+  // Every database's `admin` is MariaDB's root; every other user has one password for all its
+  // databases: MariaDB has one `nova` for Nova's three (oslo_db, oslo_db_api, oslo_db_cell0), and a
+  // second password set by the next db-init locks the first one's users out.
+  if (kind.startsWith("oslo_db")) return ctx.password(user === "admin" ? "db:admin" : `oslo_db:${user}`);
   // RabbitMQ's chart calls its administrator `user`; the other charts call it `admin`.
   if (kind === "oslo_messaging") return ctx.password(service === "rabbitmq" && user === "user" ? "messaging:admin" : `messaging:${user}`);
   if (kind === "oslo_cache") return ctx.password(`cache:${user}`);

@@ -8,8 +8,12 @@
  * never created. openstack-helm orders its objects itself (each pod's `dependencies`), so Pulumi
  * does not wait on them (`pulumi.com/skipAwait`), and one Job of ours per chart, the gate, waits
  * instead: every Job of the chart succeeded and a pod of each of its workloads Ready. It runs
- * kubernetes-entrypoint too, with those dependencies; Pulumi waits for the gate alone.
+ * kubernetes-entrypoint too, with those dependencies; Pulumi waits for the gate alone. A digest of
+ * the chart's Jobs and workloads in the gate's pod template replaces the gate when any of them
+ * changes, so an update waits as a first `up` does. Its pod check goes by label: in a rolling
+ * update an old pod still Ready passes it.
  */
+import { createHash } from "node:crypto";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 
@@ -39,23 +43,38 @@ export interface GateDependencies {
   jobs: string[];
   /** The pod selector of each workload: a Ready pod of each. */
   pods: Record<string, string>[];
+  /**
+   * A digest of the Jobs' and workloads' specs. It is in the gate's pod template, so a change of
+   * any of them (a new image, a new configuration hash of openstack-helm's pod annotations, a Job
+   * replaced) replaces the gate, which then waits for the new pods instead of having passed for the
+   * old ones.
+   */
+  revision: string;
 }
 
 /** One object of a rendered chart, as much of it as the gate needs. */
 export interface ChartObject {
   kind: string;
   name: string;
-  matchLabels?: Record<string, string>;
+  /** The object's spec (a workload's selector is read from it). */
+  spec?: unknown;
 }
 
-/** The gate's dependencies of a chart's objects (kind, name and, for workloads, their selector). */
+const isWaitedFor = (o: ChartObject) => o.kind === "Job" || WORKLOAD_KINDS.has(o.kind);
+
+/** The gate's dependencies of a chart's objects. */
 export function gateDependencies(objects: ChartObject[]): GateDependencies {
+  const waited = objects.filter(isWaitedFor).sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`));
   return {
-    jobs: objects
-      .filter((o) => o.kind === "Job")
-      .map((o) => o.name)
-      .sort(),
-    pods: objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && o.matchLabels).map((o) => o.matchLabels!),
+    jobs: waited.filter((o) => o.kind === "Job").map((o) => o.name),
+    pods: objects
+      .filter((o) => WORKLOAD_KINDS.has(o.kind))
+      .map((o) => (o.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels)
+      .filter((labels): labels is Record<string, string> => labels !== undefined),
+    revision: createHash("sha256")
+      .update(JSON.stringify(waited.map((o) => [o.kind, o.name, o.spec ?? null])))
+      .digest("hex")
+      .slice(0, 16),
   };
 }
 
@@ -79,20 +98,15 @@ interface ChartResource {
 /** The objects of a helm.v4.Chart as the gate needs them. */
 function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObject[]> {
   return chart.resources.apply((resources: ChartResource[]) =>
-    pulumi.all(
-      resources.map((r) =>
-        pulumi.all([r.kind, r.metadata, r.spec]).apply(([kind, metadata, spec]) => ({
-          kind,
-          name: metadata.name,
-          matchLabels: (spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels,
-        })),
-      ),
-    ),
+    pulumi.all(resources.map((r) => pulumi.all([r.kind, r.metadata, r.spec]).apply(([kind, metadata, spec]) => ({ kind, name: metadata.name, spec })))),
   );
 }
 
 /** The name of the gates' ServiceAccount, Role and RoleBinding in the control plane's namespace. */
 const GATE_ACCOUNT = "nfv-chart-gate";
+
+/** The gate's pod annotation holding its chart's revision (GateDependencies.revision). */
+export const GATE_REVISION = "nfv.pulumi-nfv/chart-revision";
 
 /** The gates' account: a ServiceAccount that may read the namespace's Jobs and pods. Returns its RoleBinding. */
 export function gateAccount(name: string, namespace: string, opts: pulumi.CustomResourceOptions): k8s.rbac.v1.RoleBinding {
@@ -131,6 +145,7 @@ export function chartGate(
   gate: { namespace: string; image: string; nodeSelector?: Record<string, string>; account: pulumi.Resource },
   opts: pulumi.CustomResourceOptions,
 ): k8s.batch.v1.Job {
+  const deps = chartObjects(chart).apply(gateDependencies);
   return new k8s.batch.v1.Job(
     name,
     {
@@ -138,6 +153,7 @@ export function chartGate(
       spec: {
         backoffLimit: 0,
         template: {
+          metadata: { annotations: { [GATE_REVISION]: deps.revision } },
           spec: {
             serviceAccountName: GATE_ACCOUNT,
             restartPolicy: "Never",
@@ -147,7 +163,7 @@ export function chartGate(
                 name: "wait",
                 image: gate.image,
                 command: ["kubernetes-entrypoint"],
-                env: chartObjects(chart).apply((objects) => gateEnv(gate.namespace, gateDependencies(objects))),
+                env: deps.apply((d) => gateEnv(gate.namespace, d)),
               },
             ],
           },

@@ -10,7 +10,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { skipAwait } from "../../../components/openstack-control-plane/readiness";
+import { GATE_REVISION, gateDependencies, skipAwait } from "../../../components/openstack-control-plane/readiness";
 import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { installMocks, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import { chartResources, charts } from "../helpers/recording-chart";
@@ -91,7 +91,11 @@ describe("ControlPlane", () => {
       const gate = registered.find((r) => r.name === "osh-glance-ready")!;
       expect(gate.type).toBe("kubernetes:batch/v1:Job");
       expect(gate.provider).toContain("edge");
-      const spec = (gate.inputs as { spec: { template: { spec: Record<string, unknown> } } }).spec.template.spec;
+      const template = (gate.inputs as { spec: { template: { metadata: { annotations: Record<string, string> }; spec: Record<string, unknown> } } }).spec
+        .template;
+      // The chart's revision in the pod template: a changed Job or workload replaces the gate.
+      expect(template.metadata.annotations[GATE_REVISION]).toBe(gateDependencies(chartResources.get("osh-glance")!).revision);
+      const spec = template.spec;
       expect(spec).toMatchObject({ serviceAccountName: "nfv-chart-gate", restartPolicy: "Never", nodeSelector: { nfv: "cp" } });
       const [container] = spec.containers as { image: string; command: string[]; env: { name: string; value?: string }[] }[];
       expect(container.image).toBe("10.0.0.5:5000/nfv-lab/osh-entrypoint:zed-bookworm");

@@ -33,19 +33,36 @@ describe("the gate of a chart", () => {
     { kind: "ConfigMap", name: "glance-bin" },
     { kind: "Job", name: "glance-db-sync" },
     { kind: "Job", name: "glance-db-init" },
-    { kind: "Deployment", name: "glance-api", matchLabels: { application: "glance", component: "api", release_group: "glance" } },
-    { kind: "DaemonSet", name: "nova-compute-default", matchLabels: { application: "nova", component: "compute" } },
+    { kind: "Deployment", name: "glance-api", spec: { selector: { matchLabels: { application: "glance", component: "api", release_group: "glance" } } } },
+    { kind: "DaemonSet", name: "nova-compute-default", spec: { selector: { matchLabels: { application: "nova", component: "compute" } } } },
     { kind: "Service", name: "glance-api" },
   ];
 
   it("waits for every Job of the chart and a Ready pod of each workload, by its selector", () => {
-    expect(gateDependencies(objects)).toEqual({
-      jobs: ["glance-db-init", "glance-db-sync"],
-      pods: [
-        { application: "glance", component: "api", release_group: "glance" },
-        { application: "nova", component: "compute" },
-      ],
-    });
+    const { jobs, pods } = gateDependencies(objects);
+    expect(jobs).toEqual(["glance-db-init", "glance-db-sync"]);
+    expect(pods).toEqual([
+      { application: "glance", component: "api", release_group: "glance" },
+      { application: "nova", component: "compute" },
+    ]);
+  });
+
+  it("its revision changes with any Job's or workload's spec, not with their order or the chart's other objects", () => {
+    const { revision } = gateDependencies(objects);
+    expect(revision).toMatch(/^[0-9a-f]{16}$/);
+    expect(gateDependencies([...objects].reverse()).revision).toBe(revision);
+    const withSpec = (name: string, spec: unknown) => objects.map((o) => (o.name === name && o.kind !== "Service" ? { ...o, spec } : o));
+    expect(gateDependencies(withSpec("glance-bin", { data: "other" })).revision).toBe(revision);
+    expect(
+      gateDependencies(
+        withSpec("glance-api", {
+          selector: { matchLabels: { application: "glance" } },
+          template: { metadata: { annotations: { "configmap-etc-hash": "new" } } },
+        }),
+      ).revision,
+    ).not.toBe(revision);
+    expect(gateDependencies(withSpec("glance-db-sync", { template: { spec: { containers: [{ image: "new" }] } } })).revision).not.toBe(revision);
+    expect(gateDependencies(objects.filter((o) => o.name !== "glance-db-init")).revision).not.toBe(revision);
   });
 
   it("as kubernetes-entrypoint's environment: the Jobs as namespace:name, the pods as DEPENDENCY_POD_JSON on any node", () => {
@@ -61,10 +78,10 @@ describe("the gate of a chart", () => {
 
   it("a chart without Jobs (memcached) waits for its pods only", () => {
     const env = Object.fromEntries(
-      gateEnv("openstack", gateDependencies([{ kind: "StatefulSet", name: "memcached-memcached", matchLabels: { application: "memcached" } }])).map((e) => [
-        e.name,
-        e.value,
-      ]),
+      gateEnv(
+        "openstack",
+        gateDependencies([{ kind: "StatefulSet", name: "memcached-memcached", spec: { selector: { matchLabels: { application: "memcached" } } } }]),
+      ).map((e) => [e.name, e.value]),
     );
     expect(env.DEPENDENCY_JOBS).toBe("");
     expect(JSON.parse(env.DEPENDENCY_POD_JSON as string)).toHaveLength(1);

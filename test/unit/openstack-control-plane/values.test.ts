@@ -4,9 +4,11 @@
  * values of real charts (openstack-helm's, from ../shared). What the provider renders of them is
  * test/integration/osh-control-plane-render.test.ts.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { readChartDefaults } from "../../../components/openstack-control-plane/chart-defaults";
 import { chartValues, checkNodeSelector, type ValuesContext } from "../../../components/openstack-control-plane/chart-values";
 import { imageTags, repositoryName } from "../../../components/openstack-control-plane/images";
@@ -146,22 +148,40 @@ describe("chartValues of openstack-helm's charts", () => {
     expect(await passwordIn(authOf(nova, "identity").neutron)).toBe("pw(identity:neutron)");
     expect(await passwordIn(authOf(neutron, "identity").neutron)).toBe("pw(identity:neutron)");
     expect(await passwordIn(authOf(neutron, "identity").nova)).toBe("pw(identity:nova)");
+    // One MariaDB user `nova` for Nova's three databases: one password.
+    for (const kind of ["oslo_db", "oslo_db_api", "oslo_db_cell0"]) expect(await passwordIn(authOf(nova, kind).nova), kind).toBe("pw(oslo_db:nova)");
     const novaConf = (nova.conf as { nova: { DEFAULT: Record<string, unknown>; neutron: { metadata_proxy_shared_secret: pulumi.Output<string> } } }).nova;
     expect(novaConf.DEFAULT.compute_driver).toBe("fake.FakeDriver");
     expect(await valueOf(novaConf.neutron.metadata_proxy_shared_secret)).toBe("pw(metadata-proxy)");
     expect(nova.network).toEqual({ backend: ["linuxbridge"], osapi: { node_port: { enabled: true, port: 30774 } } });
     expect(neutron.manifests).toMatchObject({ daemonset_ovs_agent: false, daemonset_l3_agent: false, deployment_rpc_server: false });
     expect(neutron.manifests).not.toHaveProperty("daemonset_lb_agent");
+    // Debian's neutron-server exits at start without it (seen on the real cluster).
+    expect((neutron.conf as { neutron: { experimental: unknown } }).neutron.experimental).toEqual({ linuxbridge: true });
   });
 
   it("mariadb and rabbitmq: one server each; without a storage class their data is the pod's (no PVC), with one their PVCs use it", () => {
     for (const service of ["mariadb", "rabbitmq"] as const) {
       const defaults = readChartDefaults(path.join(charts, service));
       const own = chartValues(service, defaults, ctx);
-      expect(own.pod, service).toEqual({ replicas: { server: 1 } });
+      expect((own.pod as { replicas: unknown }).replicas, service).toEqual({ server: 1 });
       expect(own.volume, service).toEqual({ enabled: false });
       expect(chartValues(service, defaults, { ...ctx, storageClass: "local-path" }).volume, service).toEqual({ enabled: true, class_name: "local-path" });
     }
+  });
+
+  it("rabbitmq: its probes (each an Erlang VM) less often and with more time, at the chart's own keys", () => {
+    const defaults = readChartDefaults(path.join(charts, "rabbitmq"));
+    type Probes = Record<"readiness" | "liveness", { params: Record<string, number> }>;
+    const probesOf = (v: Record<string, unknown>) => (v.pod as { probes: { rabbitmq: { rabbitmq: Probes } } }).probes.rabbitmq.rabbitmq;
+    const ours = probesOf(chartValues("rabbitmq", defaults, ctx));
+    const chart = probesOf(parse(readFileSync(path.join(charts, "rabbitmq", "values.yaml"), "utf8")) as Record<string, unknown>);
+    for (const probe of ["readiness", "liveness"] as const) {
+      for (const key of Object.keys(ours[probe].params)) expect(chart[probe].params, `${probe}.${key}`).toHaveProperty(key);
+      expect(ours[probe].params.periodSeconds).toBeGreaterThan(chart[probe].params.periodSeconds);
+    }
+    expect(ours.liveness.params).toEqual({ periodSeconds: 120, timeoutSeconds: 60, failureThreshold: 5 });
+    expect(chartValues("mariadb", readChartDefaults(path.join(charts, "mariadb")), ctx).pod as object).not.toHaveProperty("probes");
   });
 
   it("without a public host, no public endpoint and no node port; with a node selector, every selector of the chart replaced", () => {
