@@ -100,6 +100,18 @@ wait_system() {
   in_node sh -c 'mv /root/config.toml /etc/containerd/config.toml && systemctl restart containerd'
 }
 
+@test "modprobe in the node finds the built-in modules its software loads (kubeadm's, Neutron's Linux bridge agent's) and no other" {
+  local m
+  # this machine's kernel has these built in; the node's modules.builtin says so to kmod
+  for m in overlay br_netfilter bridge ip6_tables ebtables; do
+    run in_node modprobe "$m"
+    [ "$status" -eq 0 ] || { echo "modprobe $m: $output"; false; }
+  done
+  run in_node modprobe openvswitch
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"Module openvswitch not found"* ]]
+}
+
 @test "the node's sshd answers on its address, from this machine over nfvnode0" {
   local ip banner="" i
   ip="$(cat "$STATE/$NAME/ip")"
