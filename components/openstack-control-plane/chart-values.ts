@@ -28,7 +28,7 @@ export interface ValuesContext {
   nodeSelector?: { key: string; value: string };
   /** Address of a node, for the public endpoints of the catalog (node ports). */
   publicHost?: pulumi.Input<string>;
-  /** The storage class of MariaDB's and RabbitMQ's volumes; without one, their data is the pod's (emptyDir). */
+  /** The storage class of MariaDB's and RabbitMQ's volumes; without one, their data is a directory of the server's node. */
   storageClass?: string;
 }
 
@@ -127,6 +127,16 @@ const RABBITMQ_PROBES = {
   },
 };
 
+/**
+ * MariaDB's or RabbitMQ's data on its node (the charts' host path for one server), not the pod's
+ * emptyDir: a server's pod re-created lost every database, or every RabbitMQ user the charts'
+ * rabbit-init jobs had made, and every service with them.
+ */
+function nodeVolume(service: "mariadb" | "rabbitmq"): Record<string, unknown> {
+  const local = { enabled: true, host_path: `/var/lib/openstack-helm/${service}` };
+  return { enabled: false, ...(service === "mariadb" ? { use_local_path_for_single_pod_cluster: local } : { use_local_path: local }) };
+}
+
 /** The settings of one chart beyond credentials, images and manifests. */
 function settings(service: Service, ctx: ValuesContext): Record<string, unknown> {
   // Nova's and Neutron's metadata proxy share a secret (the charts' default is "password").
@@ -138,7 +148,7 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
     case "rabbitmq": {
       const one = {
         pod: { replicas: { server: 1 } },
-        volume: ctx.storageClass === undefined ? { enabled: false } : { enabled: true, class_name: ctx.storageClass },
+        volume: ctx.storageClass === undefined ? nodeVolume(service) : { enabled: true, class_name: ctx.storageClass },
       };
       return service === "rabbitmq" ? { ...one, pod: { ...one.pod, probes: RABBITMQ_PROBES } } : one;
     }

@@ -45,9 +45,10 @@ export interface ControlPlaneArgs {
    */
   publicHost: pulumi.Input<string>;
   /**
-   * The storage class of MariaDB's and RabbitMQ's volumes (the charts' PersistentVolumeClaims);
-   * without one their data lives and dies with the pod (emptyDir), as on a cluster without a
-   * provisioner.
+   * The storage class of MariaDB's and RabbitMQ's volumes (the charts' PersistentVolumeClaims).
+   * Without one, for a cluster without a provisioner, their data is a directory of the node the
+   * server runs on (`/var/lib/openstack-helm/<chart>`, the charts' single-server host path): it
+   * outlives the pod on that node, not a move to another one.
    */
   storageClass?: string;
   /** Puts every pod on nodes with this label, instead of the charts' `openstack-control-plane=enabled` and others. */

@@ -160,12 +160,19 @@ describe("chartValues of openstack-helm's charts", () => {
     expect((neutron.conf as { neutron: { experimental: unknown } }).neutron.experimental).toEqual({ linuxbridge: true });
   });
 
-  it("mariadb and rabbitmq: one server each; without a storage class their data is the pod's (no PVC), with one their PVCs use it", () => {
+  it("mariadb and rabbitmq: one server each; without a storage class their data is a directory of their node (no PVC), with one their PVCs use it", () => {
     for (const service of ["mariadb", "rabbitmq"] as const) {
       const defaults = readChartDefaults(path.join(charts, service));
       const own = chartValues(service, defaults, ctx);
       expect((own.pod as { replicas: unknown }).replicas, service).toEqual({ server: 1 });
-      expect(own.volume, service).toEqual({ enabled: false });
+      // no claim: the charts' host path for one server, under our directory
+      const local = { enabled: true, host_path: `/var/lib/openstack-helm/${service}` };
+      expect(own.volume, service).toEqual({
+        enabled: false,
+        ...(service === "mariadb" ? { use_local_path_for_single_pod_cluster: local } : { use_local_path: local }),
+      });
+      const chartVolume = (parse(readFileSync(path.join(charts, service, "values.yaml"), "utf8")) as { volume: Record<string, unknown> }).volume;
+      for (const key of Object.keys(own.volume as object)) expect(chartVolume, `${service} volume.${key}`).toHaveProperty(key);
       expect(chartValues(service, defaults, { ...ctx, storageClass: "local-path" }).volume, service).toEqual({ enabled: true, class_name: "local-path" });
     }
   });
