@@ -145,6 +145,25 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect([...expected].filter((i) => !images.has(i))).toEqual([]);
   });
 
+  it("every program the charts run from /var/lib/openstack/bin (LOCI's layout) is one lab/openstack-helm/images links there", () => {
+    const script = readFileSync(path.join(ROOT, "lab/openstack-helm/images"), "utf8");
+    const linked = /for script in ([^;]*); do/
+      .exec(script)![1]
+      .split(/[\s\\]+/)
+      .filter(Boolean);
+    // Scripts and configurations (root_helper, sudoers) are the ConfigMaps' and Secrets' text.
+    const texts = objects.flatMap((o) => {
+      const { data, stringData } = o as { data?: Record<string, string>; stringData?: Record<string, string> };
+      if (o.kind === "ConfigMap") return Object.values(data ?? {});
+      if (o.kind === "Secret") return [...Object.values(data ?? {}).map((b) => Buffer.from(b, "base64").toString("utf8")), ...Object.values(stringData ?? {})];
+      return [];
+    });
+    const named = new Set(texts.flatMap((t) => [...t.matchAll(/\/var\/lib\/openstack\/bin\/([\w.-]+)/g)].map((m) => m[1])));
+    // neutron-rootwrap is in Neutron's root_helper and sudoers: the agents' privsep failed without it.
+    expect(named).toContain("neutron-rootwrap");
+    expect([...named].filter((n) => !linked.includes(n))).toEqual([]);
+  });
+
   it("switched off: no Ingress, no Helm test pod, no PVC, no console proxy, no Open vSwitch agent, no MariaDB controller", () => {
     expect(objects.filter((o) => ["Ingress", "PersistentVolumeClaim", "Pod"].includes(o.kind)).map((o) => o.metadata.name)).toEqual([]);
     const names = objects.map((o) => o.metadata.name);
