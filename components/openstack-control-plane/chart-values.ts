@@ -114,9 +114,9 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
 };
 
 /**
- * RabbitMQ's probes each run `rabbitmqctl ping`, which boots an Erlang VM (about a second of CPU):
- * the chart's every 10 s for both took a tenth of the lab's two cores, and under the load of the
- * other charts' jobs the liveness probe timed out and restarted the server twice in ten minutes.
+ * RabbitMQ's probes each run `rabbitmqctl ping`, which boots an Erlang VM; the chart runs both
+ * every 10 s with 10 s to answer, and on the real cluster, under the load of the other charts'
+ * jobs, the liveness probe timed out and restarted the server twice in about ten minutes.
  */
 const RABBITMQ_PROBES = {
   rabbitmq: {
