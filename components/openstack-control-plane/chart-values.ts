@@ -145,13 +145,11 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
     // One server each: the controller that keeps a Galera cluster's primary is off (OFF_IN), and
     // RabbitMQ's second server would double its memory for no service a lab needs.
     case "mariadb":
-    case "rabbitmq": {
-      const one = {
-        pod: { replicas: { server: 1 } },
+    case "rabbitmq":
+      return {
+        pod: { replicas: { server: 1 }, ...(service === "rabbitmq" ? { probes: RABBITMQ_PROBES } : {}) },
         volume: ctx.storageClass === undefined ? nodeVolume(service) : { enabled: true, class_name: ctx.storageClass },
       };
-      return service === "rabbitmq" ? { ...one, pod: { ...one.pod, probes: RABBITMQ_PROBES } } : one;
-    }
     case "keystone":
       return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
     case "glance":

@@ -91,6 +91,9 @@ afterAll(async () => {
   osh?.dispose();
 }, 300_000);
 
+/** The images' builder, whose image list and LOCI layout the rendered charts must match. */
+const imagesScript = () => readFileSync(path.join(ROOT, "lab/openstack-helm/images"), "utf8");
+
 describe("ControlPlane rendered by the kubernetes provider", () => {
   it("every ConfigMap and Secret a pod mounts is rendered (a missing one keeps the pod in ContainerCreating)", () => {
     const missing = objects.flatMap((o) => {
@@ -127,8 +130,7 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
   });
 
   it("every container of every pod, Job and CronJob runs an image of lab/openstack-helm/images from the given registry", () => {
-    const script = readFileSync(path.join(ROOT, "lab/openstack-helm/images"), "utf8");
-    const built = /^IMAGES=\(([^)]*)\)/m.exec(script)![1].split(/\s+/).filter(Boolean);
+    const built = /^IMAGES=\(([^)]*)\)/m.exec(imagesScript())![1].split(/\s+/).filter(Boolean);
     const images = new Set<string>();
     let containers = 0;
     for (const o of objects) {
@@ -146,9 +148,8 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
   });
 
   it("every program the charts run from /var/lib/openstack/bin (LOCI's layout) is one lab/openstack-helm/images links there", () => {
-    const script = readFileSync(path.join(ROOT, "lab/openstack-helm/images"), "utf8");
     const linked = /for script in ([^;]*); do/
-      .exec(script)![1]
+      .exec(imagesScript())![1]
       .split(/[\s\\]+/)
       .filter(Boolean);
     // Scripts and configurations (root_helper, sudoers) are the ConfigMaps' and Secrets' text.

@@ -105,6 +105,8 @@ describe("chartValues of openstack-helm's charts", () => {
     publicHost: "192.0.2.21",
   };
   type Auth = Record<string, { password?: pulumi.Output<string> } | pulumi.Output<string>>;
+  // The whole values.yaml of a chart (readChartDefaults keeps only what chartValues reads).
+  const chartValuesFile = (service: string) => parse(readFileSync(path.join(charts, service, "values.yaml"), "utf8")) as Record<string, unknown>;
   const authOf = (values: Record<string, unknown>, kind: string) => (values.endpoints as Record<string, { auth: Auth }>)[kind].auth;
   const passwordIn = (a: Auth[string]) => valueOf((pulumi.Output.isInstance(a) ? a : a.password!) as pulumi.Output<string>);
 
@@ -171,7 +173,7 @@ describe("chartValues of openstack-helm's charts", () => {
         enabled: false,
         ...(service === "mariadb" ? { use_local_path_for_single_pod_cluster: local } : { use_local_path: local }),
       });
-      const chartVolume = (parse(readFileSync(path.join(charts, service, "values.yaml"), "utf8")) as { volume: Record<string, unknown> }).volume;
+      const chartVolume = (chartValuesFile(service) as { volume: Record<string, unknown> }).volume;
       for (const key of Object.keys(own.volume as object)) expect(chartVolume, `${service} volume.${key}`).toHaveProperty(key);
       expect(chartValues(service, defaults, { ...ctx, storageClass: "local-path" }).volume, service).toEqual({ enabled: true, class_name: "local-path" });
     }
@@ -182,7 +184,7 @@ describe("chartValues of openstack-helm's charts", () => {
     type Probes = Record<"readiness" | "liveness", { params: Record<string, number> }>;
     const probesOf = (v: Record<string, unknown>) => (v.pod as { probes: { rabbitmq: { rabbitmq: Probes } } }).probes.rabbitmq.rabbitmq;
     const ours = probesOf(chartValues("rabbitmq", defaults, ctx));
-    const chart = probesOf(parse(readFileSync(path.join(charts, "rabbitmq", "values.yaml"), "utf8")) as Record<string, unknown>);
+    const chart = probesOf(chartValuesFile("rabbitmq"));
     for (const probe of ["readiness", "liveness"] as const) {
       for (const key of Object.keys(ours[probe].params)) expect(chart[probe].params, `${probe}.${key}`).toHaveProperty(key);
       expect(ours[probe].params.periodSeconds).toBeGreaterThan(chart[probe].params.periodSeconds);
