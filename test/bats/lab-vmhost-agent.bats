@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # The lab's VM-host agent (lab/openstack/vmhost-agent) with Nova's list and the host operations
-# replaced by fakes: its reaper removes a deleted or rebuilt server's host while the loop is busy
-# making another, never a host the loop is working on; and removed hosts leave the network first, all
-# of them before any is torn down.
+# replaced by fakes: its reaper removes a deleted, rebuilding or rebuilt server's host while the
+# loop is busy making another, never a host the loop is working on; and removed hosts leave the
+# network first, all of them before any is torn down.
 
 AGENT="$BATS_TEST_DIRNAME/../../lab/openstack/vmhost-agent"
 
@@ -85,6 +85,12 @@ old_host_reaped_while_making() {
   run reap_while_making 'nova["old"]["OS-SRV-USG:launched_at"] = "t2"'
   old_host_reaped_while_making
   [[ "$output" == *"server old rebuilt: its host goes"* ]]
+}
+
+@test "vmhost-agent: a server being rebuilt (status REBUILD, launched_at not yet new) loses its host while the loop is still making another host" {
+  run reap_while_making 'nova["old"]["status"] = "REBUILD"'
+  old_host_reaped_while_making
+  [[ "$output" == *"server old REBUILD: its host goes"* ]]
 }
 
 @test "vmhost-agent: the reaper leaves a host the loop has claimed, and takes it once released" {
