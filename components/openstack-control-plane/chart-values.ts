@@ -102,15 +102,10 @@ const OFF_IN: Partial<Record<Service, string[]>> = {
     "job_storage_init",
     "cron_job_service_cleaner",
   ],
-  // Linux bridge agents and DHCP only: no Open vSwitch, SR-IOV, L3 or metadata agents.
-  neutron: [
-    "daemonset_ovs_agent",
-    "daemonset_sriov_agent",
-    "daemonset_l3_agent",
-    "daemonset_metadata_agent",
-    "daemonset_netns_cleanup_cron",
-    "deployment_rpc_server",
-  ],
+  // Linux bridge agents and DHCP only: no Open vSwitch, SR-IOV, L3 or metadata agents. The RPC
+  // server stays: neutron-server here is uWSGI serving the API alone, and without it the agents'
+  // reports time out (seen on the real cluster, 2026-12-06).
+  neutron: ["daemonset_ovs_agent", "daemonset_sriov_agent", "daemonset_l3_agent", "daemonset_metadata_agent", "daemonset_netns_cleanup_cron"],
 };
 
 /**
@@ -151,7 +146,13 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
         volume: ctx.storageClass === undefined ? nodeVolume(service) : { enabled: true, class_name: ctx.storageClass },
       };
     case "keystone":
-      return { conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } } };
+      return {
+        // Two API pods, at least one kept through a drain: every client of the VIM (Pulumi's
+        // provider, Tacker's VIM check) authenticates here first, and a heal of one pod must not
+        // stop it answering (on the real cluster a new pod took about 2 min to be Ready).
+        pod: { replicas: { api: 2 }, lifecycle: { disruption_budget: { api: { min_available: 1 } } } },
+        conf: { keystone: { oslo_messaging_notifications: { driver: "noop" } } },
+      };
     case "glance":
       return {
         storage: "local",
@@ -161,6 +162,11 @@ function settings(service: Service, ctx: ValuesContext): Record<string, unknown>
     case "nova":
       return {
         network: { backend: ["linuxbridge"] },
+        // The compute waits for no libvirt pod (the fake driver has none) and no metadata API
+        // (switched off above); the chart's list kept it in Init for good (seen on the real cluster).
+        dependencies: {
+          static: { compute: { pod: [], services: ["oslo_messaging", "image", "compute", "network"].map((service) => ({ endpoint: "internal", service })) } },
+        },
         conf: {
           ceph: { enabled: false },
           nova: {

@@ -35,7 +35,7 @@ interface K8sObject {
 }
 interface PodSpec {
   containers?: { name: string; image: string; env?: { name: string; value?: string }[] }[];
-  initContainers?: { name: string; image: string }[];
+  initContainers?: { name: string; image: string; env?: { name: string; value?: string }[] }[];
   nodeSelector?: Record<string, string>;
 }
 
@@ -106,7 +106,34 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect(objects.filter((o) => o.kind === "ConfigMap").length).toBeGreaterThan(0);
     expect([...new Set(missing)]).toEqual([]);
   });
-  it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the five APIs with Nova's and Neutron's agents", () => {
+  it("every service, Job and pod an init container waits for is rendered (a missing one keeps the pod in Init for good)", () => {
+    const env = (o: K8sObject) =>
+      (podSpecOf(o)?.initContainers ?? []).flatMap((c) =>
+        (c.env ?? []).map((e) => [e.name, e.value ?? ""] as const).filter(([, v]) => v !== "" && v !== "None"),
+      );
+    const podLabels = objects.map(
+      (o) => (o.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels ?? {},
+    );
+    const waits: string[] = [];
+    const missing = objects.flatMap((o) =>
+      env(o).flatMap(([name, value]) => {
+        const at = `${o.kind}/${o.metadata.name}`;
+        if (name === "DEPENDENCY_SERVICE")
+          return value.split(",").flatMap((ns) => (waits.push(ns), find("Service", ns.split(":")[1]) ? [] : [`${at}: Service ${ns}`]));
+        if (name === "DEPENDENCY_JOBS") return value.split(",").flatMap((j) => (waits.push(j), find("Job", j) ? [] : [`${at}: Job ${j}`]));
+        if (name === "DEPENDENCY_POD_JSON")
+          return (JSON.parse(value) as { labels: Record<string, string> }[]).flatMap(({ labels }) => {
+            waits.push(JSON.stringify(labels));
+            const found = podLabels.some((l) => Object.entries(labels).every(([k, v]) => l[k] === v));
+            return found ? [] : [`${at}: pod ${JSON.stringify(labels)}`];
+          });
+        return [];
+      }),
+    );
+    expect(waits.length).toBeGreaterThan(50);
+    expect([...new Set(missing)]).toEqual([]);
+  });
+  it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the five APIs with Nova's and Neutron's agents and Neutron's RPC server", () => {
     const workloads = objects.filter((o) => ["Deployment", "StatefulSet", "DaemonSet"].includes(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
     expect(workloads.sort()).toEqual(
       [
@@ -121,11 +148,15 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
         "Deployment/nova-scheduler",
         "DaemonSet/nova-compute-default",
         "Deployment/neutron-server",
+        "Deployment/neutron-rpc-server",
         "DaemonSet/neutron-lb-agent-default",
         "DaemonSet/neutron-dhcp-agent-default",
       ].sort(),
     );
     expect(CONTROL_PLANE_SERVICES).toHaveLength(8);
+    // Keystone's API: two pods, one kept through a drain (a pod heal leaves it answering).
+    expect((find("Deployment", "keystone-api")?.spec as { replicas: number }).replicas).toBe(2);
+    expect((find("PodDisruptionBudget", "keystone-api")?.spec as { minAvailable: number }).minAvailable).toBe(1);
     expect(objects.every((o) => o.metadata.namespace === undefined || o.metadata.namespace === "openstack")).toBe(true);
   });
 

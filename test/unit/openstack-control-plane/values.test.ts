@@ -129,6 +129,8 @@ describe("chartValues of openstack-helm's charts", () => {
     expect(await passwordIn(authOf(v, "oslo_db").keystone)).toBe("pw(oslo_db:keystone)");
     expect(v.manifests).toMatchObject({ ingress_api: false, service_ingress_api: false, pod_rally_test: false, job_rabbit_init: false, job_bootstrap: false });
     expect(v.network).toEqual({ api: { node_port: { enabled: true, port: 30500 } } });
+    // Two API pods, one kept through a drain: a heal of one pod leaves the VIM's Keystone answering.
+    expect(v.pod).toEqual({ replicas: { api: 2 }, lifecycle: { disruption_budget: { api: { min_available: 1 } } } });
     expect((v.endpoints as Record<string, unknown>).identity).toMatchObject({
       host_fqdn_override: { public: { host: "192.0.2.21" } },
       port: { api: { public: 30500 } },
@@ -154,9 +156,15 @@ describe("chartValues of openstack-helm's charts", () => {
     for (const kind of ["oslo_db", "oslo_db_api", "oslo_db_cell0"]) expect(await passwordIn(authOf(nova, kind).nova), kind).toBe("pw(oslo_db:nova)");
     const novaConf = (nova.conf as { nova: { DEFAULT: Record<string, unknown>; neutron: { metadata_proxy_shared_secret: pulumi.Output<string> } } }).nova;
     expect(novaConf.DEFAULT.compute_driver).toBe("fake.FakeDriver");
+    // nova-compute waits for no libvirt pod and no metadata API, which do not exist here.
+    const computeDeps = (nova.dependencies as { static: { compute: { pod: unknown[]; services: { service: string }[] } } }).static.compute;
+    expect(computeDeps.pod).toEqual([]);
+    expect(computeDeps.services.map((x) => x.service)).toEqual(["oslo_messaging", "image", "compute", "network"]);
     expect(await valueOf(novaConf.neutron.metadata_proxy_shared_secret)).toBe("pw(metadata-proxy)");
     expect(nova.network).toEqual({ backend: ["linuxbridge"], osapi: { node_port: { enabled: true, port: 30774 } } });
-    expect(neutron.manifests).toMatchObject({ daemonset_ovs_agent: false, daemonset_l3_agent: false, deployment_rpc_server: false });
+    expect(neutron.manifests).toMatchObject({ daemonset_ovs_agent: false, daemonset_l3_agent: false });
+    // The agents' RPC server (neutron-server serves the API only) and the Linux bridge agents stay on.
+    expect(neutron.manifests).not.toHaveProperty("deployment_rpc_server");
     expect(neutron.manifests).not.toHaveProperty("daemonset_lb_agent");
     // Debian's neutron-server exits at start without it (seen on the real cluster).
     expect((neutron.conf as { neutron: { experimental: unknown } }).neutron.experimental).toEqual({ linuxbridge: true });
