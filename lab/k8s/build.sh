@@ -11,7 +11,7 @@
 # kubectl kubelet kubeadm kube-proxy, each its own cache entry; the last three are for the node
 # image, lab/nodes), etcd, etcdctl, kwok. A component whose binaries are already in the cache is
 # skipped (a second run is instant). Each build happens in a temp dir that is
-# renamed into place only when complete. Builds run at nice 19 with
+# renamed into place only when complete. Builds run at `nice -n ${NFV_GO_NICE:-19}` with
 # `go build -p ${NFV_GO_P:-1}` so they only take idle CPU. See README.md.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/go-proxy.sh
@@ -31,6 +31,7 @@ NFV_CACHE="${NFV_CACHE:-$HOME/.cache/pulumi-nfv}"
 K8S_CACHE="$NFV_CACHE/k8s"
 WORK_DIR="$K8S_CACHE/.work"
 GO_P="${NFV_GO_P:-1}"
+GO_NICE="${NFV_GO_NICE:-19}"
 SCRIPT_START=$SECONDS
 FAILED=()
 DONE=()
@@ -69,8 +70,8 @@ build_into() {
   tmp="$(mktemp -d "$K8S_CACHE/.tmp-$entry.XXXXXX")"
   mkdir -p "$tmp/bin"
   start=$SECONDS
-  log "  go build -p $GO_P $* -> $entry/bin/"
-  if ! nice -n 19 go build -p "$GO_P" -trimpath -ldflags "-s -w $ldflags" -o "$tmp/bin/" "$@" ||
+  log "  nice -n $GO_NICE go build -p $GO_P $* -> $entry/bin/"
+  if ! nice -n "$GO_NICE" go build -p "$GO_P" -trimpath -ldflags "-s -w $ldflags" -o "$tmp/bin/" "$@" ||
     ! "${BUILD_EXTRA:-true}" "$tmp"; then
     rm -rf "$tmp"
     return 1
