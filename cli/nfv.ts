@@ -3,6 +3,7 @@
 import { COMMANDS } from "./commands";
 import { UsageError } from "./args";
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, processIo, pulumiCommandProblem, UserError, type Io } from "./io";
+import { holdOperationTmp, releaseOperationTmp } from "./operation-tmp";
 
 export function usage(): string {
   const names = Object.keys(COMMANDS);
@@ -35,6 +36,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(command.usage);
     return EXIT_OK;
   }
+  holdOperationTmp();
   try {
     return await command.run(rest, io);
   } catch (e) {
@@ -49,6 +51,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return EXIT_PROBLEMS;
     }
     throw e;
+  } finally {
+    releaseOperationTmp();
   }
 }
 

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./args";
 import { pulumiCommandProblem, UserError } from "./io";
+import { operationTmpDir } from "./operation-tmp";
 
 /** The nearest directory at or above `start` that holds a Pulumi.yaml. */
 export function projectDir(start: string): string {
@@ -16,11 +17,14 @@ export function projectDir(start: string): string {
   return dir;
 }
 
-/** Selects an existing stack; the CLI, backend and secrets come from the environment. A stack that cannot be opened is a UserError. */
+/**
+ * Selects an existing stack; the CLI, backend and secrets come from the environment, TMPDIR is the
+ * command's private directory (operation-tmp.ts). A stack that cannot be opened is a UserError.
+ */
 export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
   const workDir = projectDir(cwd);
   try {
-    return await LocalWorkspace.selectStack({ stackName, workDir });
+    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: { TMPDIR: operationTmpDir() } });
   } catch (e) {
     if ((e as Error).name === "StackNotFoundError")
       throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);

@@ -23,6 +23,16 @@ use_toolchain() {
   command -v pulumi >/dev/null || die "pulumi is not built; run lab/toolchain/build.sh"
 }
 
+# pulumi's TMPDIR: a directory of this run's own (0700), removed at exit. The kubernetes provider
+# writes each kubeconfig it is given (the lab API's token) to a file in $TMPDIR and never removes
+# it (cli/operation-tmp.ts does the same for `nfv`). Set just before pulumi runs: the lab's daemons
+# started earlier keep the system's.
+use_private_tmpdir() {
+  PRIVATE_TMP="$(mktemp -d "${TMPDIR:-/tmp}/nfv-local-XXXXXX")"
+  trap 'rm -rf "$PRIVATE_TMP"' EXIT
+  export TMPDIR="$PRIVATE_TMP"
+}
+
 # lab/k8s/up writes the vim-config.yaml that stacks/Pulumi.local.yaml registers; down removes it.
 k8s_lab_running() { [[ -f "${NFV_LAB_STATE:-/var/lib/pulumi-nfv-lab}/k8s/vim-config.yaml" ]]; }
 openstack_lab_running() { "$LOCAL_ROOT/lab/openstack/status" >/dev/null 2>&1; }

@@ -22,7 +22,7 @@ export interface LocalStack {
   stack: Stack;
   env: Record<string, string>;
   backendDir: string;
-  /** Removes the private backend (after the test destroyed the stack). */
+  /** Removes the private backend (after the test destroyed the stack) and the operations' TMPDIR. */
   dispose(): void;
 }
 
@@ -35,10 +35,14 @@ export interface LocalStack {
  */
 export async function openLocalStack(opts: { backendUrl?: string; stackName?: string; workDir?: string; program?: PulumiFn } = {}): Promise<LocalStack> {
   const backendDir = mkdtempSync(path.join(tmpdir(), "nfv-it-state-"));
+  // The engine's and plugins' TMPDIR, as `nfv` gives them (cli/operation-tmp.ts): the kubernetes
+  // provider leaves a copy of each kubeconfig it is given there, removed with the stack.
+  const operationTmp = mkdtempSync(path.join(tmpdir(), "nfv-it-tmp-"));
   const env: Record<string, string> = {
     ...toolchainEnv(),
     PULUMI_BACKEND_URL: opts.backendUrl ?? `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: "pulumi-nfv-local-lab",
+    TMPDIR: operationTmp,
   };
   // The 4.25 provider refuses an ambient kubeconfig in render mode.
   delete env.KUBECONFIG;
@@ -59,6 +63,7 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
       // The backend's files (state, backups, history) are looked at for secrets before they go.
       scanBeforeRemoving(backendDir, `file backend of ${stackName}`);
       rmSync(backendDir, { recursive: true, force: true });
+      rmSync(operationTmp, { recursive: true, force: true });
     },
   };
 }
