@@ -42,6 +42,8 @@ export const PUBLIC_APIS: Record<string, { service: Service; network: string; no
   placement: { service: "placement", network: "api", nodePort: 30778 },
   compute: { service: "nova", network: "osapi", nodePort: 30774 },
   network: { service: "neutron", network: "server", nodePort: 30096 },
+  // No chart: cinder.ts makes its node port (openstack-helm's cinder chart's own).
+  volumev3: { service: "cinder", network: "api", nodePort: 30877 },
 };
 
 /**

@@ -13,7 +13,8 @@ import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
 import { imageRef, type ImageSource } from "./images";
 import { passwordsFrom } from "./passwords";
 import { chartGate, gateAccount, skipAwait } from "./readiness";
-import { NEEDS, selectServices, type Service } from "./services";
+import { deployCinder } from "./cinder";
+import { NEEDS, selectServices, WITHOUT_CHART, type Service } from "./services";
 
 export interface ControlPlaneArgs {
   /**
@@ -79,7 +80,8 @@ export class ControlPlane extends pulumi.ComponentResource {
     // Checked before anything is registered: the services, and every chart's values.yaml.
     const services = selectServices(args.services);
     if (args.nodeSelector) checkNodeSelector(args.nodeSelector);
-    const defaults = Object.fromEntries(services.map((s) => [s, readChartDefaults(path.join(args.charts, s))]));
+    const charted = services.filter((s) => !WITHOUT_CHART.includes(s));
+    const defaults = Object.fromEntries(charted.map((s) => [s, readChartDefaults(path.join(args.charts, s))]));
     super("nfv:openstack:ControlPlane", name, {}, opts);
     this.services = services;
 
@@ -98,8 +100,18 @@ export class ControlPlane extends pulumi.ComponentResource {
     const nodeSelector = args.nodeSelector ? { [args.nodeSelector.key]: args.nodeSelector.value } : undefined;
     this.charts = {};
     this.ready = {};
+    const gate = { namespace: namespaceName, image: imageRef(args.images, "osh-entrypoint"), nodeSelector, account };
     for (const s of services) {
       const needs = NEEDS[s].map((d) => this.ready[d]).filter((g): g is k8s.batch.v1.Job => g !== undefined);
+      if (s === "cinder") {
+        const cinder = deployCinder(
+          `${name}-cinder`,
+          { namespace: namespaceName, region: REGION, ctx, nodeSelector, gate },
+          { parent: this, provider, dependsOn: [namespace, ...needs] },
+        );
+        this.ready.cinder = cinder.gate;
+        continue;
+      }
       const chart = new k8s.helm.v4.Chart(
         `${name}-${s}`,
         {
@@ -113,12 +125,7 @@ export class ControlPlane extends pulumi.ComponentResource {
         { parent: this, provider, dependsOn: [namespace, ...needs], transforms: [skipAwait] },
       );
       this.charts[s] = chart;
-      this.ready[s] = chartGate(
-        `${name}-${s}-ready`,
-        chart,
-        { namespace: namespaceName, image: imageRef(args.images, "osh-entrypoint"), nodeSelector, account },
-        { parent: this, provider },
-      );
+      this.ready[s] = chartGate(`${name}-${s}-ready`, chart, gate, { parent: this, provider });
     }
 
     this.authUrl = pulumi.interpolate`http://${args.publicHost}:${PUBLIC_APIS.identity.nodePort}/v3`;

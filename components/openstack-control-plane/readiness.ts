@@ -102,8 +102,11 @@ function chartObjects(chart: k8s.helm.v4.Chart): pulumi.Output<ChartObject[]> {
   );
 }
 
-/** The name of the gates' ServiceAccount, Role and RoleBinding in the control plane's namespace. */
-const GATE_ACCOUNT = "nfv-chart-gate";
+/**
+ * The name of the gates' ServiceAccount, Role and RoleBinding in the control plane's namespace; our
+ * own pods' kubernetes-entrypoint init containers (cinder.ts) read Jobs through it too.
+ */
+export const GATE_ACCOUNT = "nfv-chart-gate";
 
 /** The gate's pod annotation holding its chart's revision (GateDependencies.revision). */
 export const GATE_REVISION = "nfv.pulumi-nfv/chart-revision";
@@ -134,18 +137,35 @@ export function gateAccount(name: string, namespace: string, opts: pulumi.Custom
   );
 }
 
+/** Where a gate runs: the control plane's namespace, kubernetes-entrypoint's image, the gates' account. */
+export interface GateSettings {
+  namespace: string;
+  image: string;
+  nodeSelector?: Record<string, string>;
+  account: pulumi.Resource;
+}
+
 /**
  * The gate of `chart`: a Job of kubernetes-entrypoint (`image`) that completes once the chart's
  * Jobs succeeded and a pod of each of its workloads is Ready; created after the chart and the
  * gates' `account` (gateAccount).
  */
-export function chartGate(
+export function chartGate(name: string, chart: k8s.helm.v4.Chart, gate: GateSettings, opts: pulumi.CustomResourceOptions): k8s.batch.v1.Job {
+  return gateJob(name, chartObjects(chart).apply(gateDependencies), gate, { ...opts, dependsOn: [chart, gate.account] });
+}
+
+/** The gate of objects of our own (a service without a chart): as a chart's, after `objects`. */
+export function objectsGate(
   name: string,
-  chart: k8s.helm.v4.Chart,
-  gate: { namespace: string; image: string; nodeSelector?: Record<string, string>; account: pulumi.Resource },
+  objects: ChartObject[],
+  resources: pulumi.Resource[],
+  gate: GateSettings,
   opts: pulumi.CustomResourceOptions,
 ): k8s.batch.v1.Job {
-  const deps = chartObjects(chart).apply(gateDependencies);
+  return gateJob(name, pulumi.output(gateDependencies(objects)), gate, { ...opts, dependsOn: [...resources, gate.account] });
+}
+
+function gateJob(name: string, deps: pulumi.Output<GateDependencies>, gate: GateSettings, opts: pulumi.CustomResourceOptions): k8s.batch.v1.Job {
   return new k8s.batch.v1.Job(
     name,
     {
@@ -171,6 +191,6 @@ export function chartGate(
       },
     },
     // A chart's db-sync, its pods' start and their probes take minutes on a small cluster.
-    { ...opts, dependsOn: [chart, gate.account], customTimeouts: { create: "30m" } },
+    { ...opts, customTimeouts: { create: "30m" } },
   );
 }

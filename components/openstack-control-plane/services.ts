@@ -4,11 +4,14 @@
  */
 
 /** Every service, in an order where each comes after those it needs (the issue's order). */
-export const SERVICES = ["mariadb", "rabbitmq", "memcached", "keystone", "glance", "placement", "neutron", "nova"] as const;
+export const SERVICES = ["mariadb", "rabbitmq", "memcached", "keystone", "glance", "placement", "neutron", "nova", "cinder"] as const;
 export type Service = (typeof SERVICES)[number];
 
-/** The services with a Keystone user and a database of their own. */
-export const OPENSTACK_SERVICES: readonly Service[] = ["keystone", "glance", "placement", "neutron", "nova"];
+/**
+ * Services without an openstack-helm chart at the commit we deploy: the control plane makes their
+ * objects itself (cinder.ts).
+ */
+export const WITHOUT_CHART: readonly Service[] = ["cinder"];
 
 /**
  * What a service's chart needs up before it is deployed. A chart waits for the gates of these
@@ -26,6 +29,8 @@ export const NEEDS: Record<Service, readonly Service[]> = {
   placement: ["keystone"],
   neutron: ["keystone", "rabbitmq"],
   nova: ["placement", "glance", "rabbitmq"],
+  // Glance only when a volume is made from an image, Nova only when one is attached: neither to start.
+  cinder: ["keystone", "rabbitmq"],
 };
 
 /** Services that only come up together (see `NEEDS`): one chosen without the other is refused. */

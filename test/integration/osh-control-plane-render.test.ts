@@ -128,7 +128,7 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect(waits.length).toBeGreaterThan(50);
     expect([...new Set(waits.filter((w) => !w.found).map((w) => w.what))]).toEqual([]);
   });
-  it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the five APIs with Nova's and Neutron's agents and Neutron's RPC server", () => {
+  it("renders each service's servers: MariaDB, RabbitMQ, memcached, and the six APIs with Nova's and Neutron's agents, Neutron's RPC server and Cinder's scheduler and volume service", () => {
     const workloads = objects.filter((o) => ["Deployment", "StatefulSet", "DaemonSet"].includes(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
     expect(workloads.sort()).toEqual(
       [
@@ -146,9 +146,12 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
         "Deployment/neutron-rpc-server",
         "DaemonSet/neutron-lb-agent-default",
         "DaemonSet/neutron-dhcp-agent-default",
+        "Deployment/cinder-api",
+        "Deployment/cinder-scheduler",
+        "Deployment/cinder-volume",
       ].sort(),
     );
-    expect(CONTROL_PLANE_SERVICES).toHaveLength(8);
+    expect(CONTROL_PLANE_SERVICES).toHaveLength(9);
     // Keystone's API: two pods, one kept through a drain (a pod heal leaves it answering).
     expect((find("Deployment", "keystone-api")?.spec as { replicas: number }).replicas).toBe(2);
     expect((find("PodDisruptionBudget", "keystone-api")?.spec as { minAvailable: number }).minAvailable).toBe(1);
@@ -251,7 +254,7 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     const env = podSpecOf(dbSync!)!.containers!.flatMap((c) => c.env ?? []);
     expect(env.find((e) => e.name === "OS_BOOTSTRAP_PUBLIC_URL")?.value).toBe(`http://${PUBLIC_HOST}:30500/v3`);
     const services = objects.filter((o) => o.kind === "Service" && (o.spec as { type?: string }).type === "NodePort");
-    expect(services.map((s) => s.metadata.name).sort()).toEqual(["glance-api", "keystone-api", "neutron-server", "nova-api", "placement-api"]);
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(["cinder-api", "glance-api", "keystone-api", "neutron-server", "nova-api", "placement-api"]);
     expect(secretText("nova-etc", "nova.conf").includes("compute_driver = fake.FakeDriver")).toBe(true);
   });
 
