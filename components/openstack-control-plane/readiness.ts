@@ -154,7 +154,7 @@ export function chartGate(name: string, chart: k8s.helm.v4.Chart, gate: GateSett
   return gateJob(name, chartObjects(chart).apply(gateDependencies), gate, { ...opts, dependsOn: [chart, gate.account] });
 }
 
-/** The gate of objects of our own (a service without a chart): as a chart's, after `objects`. */
+/** The gate of objects of our own (a service without a chart): as a chart's, created after their `resources`. */
 export function objectsGate(
   name: string,
   objects: ChartObject[],
