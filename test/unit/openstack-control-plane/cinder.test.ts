@@ -142,9 +142,9 @@ describe("Cinder on the control plane", () => {
   it("the pods wait for their Jobs (kubernetes-entrypoint), the gate for every Job and a Ready pod of each Deployment", async () => {
     const cinder = await deploy();
     const waits = (name: string) => podOf(cinder.find((r) => r.name === name)!).initContainers?.[0].env?.find((e) => e.name === "DEPENDENCY_JOBS")?.value;
-    expect(waits("osh-cinder-db-sync")).toBe("openstack:cinder-db-init");
-    for (const d of ["api", "scheduler", "volume"])
-      expect(waits(`osh-cinder-${d}`)).toBe("openstack:cinder-db-sync,openstack:cinder-rabbit-init,openstack:cinder-ks");
+    // Job names alone, as the charts' init containers name them: the pod's own namespace.
+    expect(waits("osh-cinder-db-sync")).toBe("cinder-db-init");
+    for (const d of ["api", "scheduler", "volume"]) expect(waits(`osh-cinder-${d}`)).toBe("cinder-db-sync,cinder-rabbit-init,cinder-ks");
     const gateEnv = Object.fromEntries(podOf(cinder.find((r) => r.name === "osh-cinder-ready")!).containers[0].env!.map((e) => [e.name, e.value]));
     expect(gateEnv.DEPENDENCY_JOBS).toBe("openstack:cinder-db-init,openstack:cinder-db-sync,openstack:cinder-ks,openstack:cinder-rabbit-init");
     expect(JSON.parse(gateEnv.DEPENDENCY_POD_JSON as string).map((p: { labels: { component: string } }) => p.labels.component)).toEqual([
