@@ -25,7 +25,7 @@ import type { ValuesContext } from "./chart-values";
 import { PUBLIC_APIS } from "./chart-values";
 import { iniFile } from "./ini";
 import { imageRef } from "./images";
-import { GATE_ACCOUNT, objectsGate, type ChartObject, type GateSettings } from "./readiness";
+import { GATE_ACCOUNT, objectsGate, SKIP_AWAIT, type ChartObject, type GateSettings } from "./readiness";
 
 /** The Jobs' scripts, `mgmt/openstack`: beside the sources, and in `dist/` (tools/copy-host-scripts.mjs). */
 export const SCRIPTS_DIR = path.join(__dirname, "../../mgmt/openstack");
@@ -312,20 +312,20 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
   ];
 
   // Each object after the configuration, which comes after `opts`' own dependencies (the gates of
-  // Keystone and RabbitMQ): Pulumi's order is transitive.
-  const skip = { "pulumi.com/skipAwait": "true" };
+  // Keystone and RabbitMQ): Pulumi's order is transitive. Annotated as the charts' skipAwait
+  // transform annotates theirs (a transform here would be refused by the unit tests' mock monitor).
   const created: pulumi.Resource[] = [...configured];
   /** `<name>-db-sync` for the object `cinder-db-sync`. */
   const own = (objectName: string) => child(objectName.replace(/^cinder-/, ""));
   for (const j of jobs)
     created.push(
-      new k8s.batch.v1.Job(own(j.name), { metadata: { ...meta(j.name, "job"), annotations: skip }, spec: j.spec }, { ...opts, dependsOn: configured }),
+      new k8s.batch.v1.Job(own(j.name), { metadata: { ...meta(j.name, "job"), annotations: SKIP_AWAIT }, spec: j.spec }, { ...opts, dependsOn: configured }),
     );
   for (const w of workloads)
     created.push(
       new k8s.apps.v1.Deployment(
         own(w.name),
-        { metadata: { ...meta(w.name, w.name.replace(/^cinder-/, "")), annotations: skip }, spec: w.spec },
+        { metadata: { ...meta(w.name, w.name.replace(/^cinder-/, "")), annotations: SKIP_AWAIT }, spec: w.spec },
         { ...opts, dependsOn: configured },
       ),
     );
@@ -333,7 +333,7 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
     new k8s.core.v1.Service(
       child("api-service"),
       {
-        metadata: { ...meta("cinder-api", "api"), annotations: skip },
+        metadata: { ...meta("cinder-api", "api"), annotations: SKIP_AWAIT },
         spec: {
           type: ctx.publicHost === undefined ? "ClusterIP" : "NodePort",
           selector: labels("api"),

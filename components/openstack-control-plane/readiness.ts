@@ -27,12 +27,15 @@ const WAITING_KINDS = new Set([
 ]);
 const WORKLOAD_KINDS = new Set(["Deployment", "StatefulSet", "DaemonSet"]);
 
+/** The annotation that has Pulumi create an object without waiting for it. */
+export const SKIP_AWAIT: Readonly<Record<string, string>> = { "pulumi.com/skipAwait": "true" };
+
 /** A transform of a chart's children: the kinds Pulumi would wait on are created without waiting. */
 export const skipAwait: pulumi.ResourceTransform = (args) => {
   if (!WAITING_KINDS.has(args.type)) return undefined;
   const metadata = (args.props.metadata ?? {}) as { annotations?: Record<string, string> };
   return {
-    props: { ...args.props, metadata: { ...metadata, annotations: { ...metadata.annotations, "pulumi.com/skipAwait": "true" } } },
+    props: { ...args.props, metadata: { ...metadata, annotations: { ...metadata.annotations, ...SKIP_AWAIT } } },
     opts: args.opts,
   };
 };
