@@ -53,7 +53,11 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
   const stackName = opts.stackName ?? "local-render";
   forgetLeftoverStackFile(stackName);
   const stack = opts.program
-    ? await LocalWorkspace.createOrSelectStack({ stackName, projectName: stackName, program: opts.program }, { envVars: env, pulumiCommand })
+    ? // An inline program's project files in the stack's own directory, not an `automation-*` one the SDK leaves in /tmp.
+      await LocalWorkspace.createOrSelectStack(
+        { stackName, projectName: stackName, program: opts.program },
+        { envVars: env, pulumiCommand, workDir: operationTmp },
+      )
     : await LocalWorkspace.createOrSelectStack({ stackName, workDir: opts.workDir ?? ROOT }, { envVars: env, pulumiCommand });
   return {
     stack,

@@ -5,11 +5,11 @@
  * tested in cnf-on-k8s-lab.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { parse } from "yaml";
 import { collectChanges, renderPreviewMarkdown } from "../../cli/preview/summary";
 import { configSecrets, openLocalStack, openTestStack, registerSecret, ROOT, runNfv, type LocalStack } from "./harness";
@@ -47,7 +47,9 @@ describe("local-render stack, real engine", () => {
   }, 600_000);
 
   it("nfv preview --diff --out writes the PR summary from a real preview", async () => {
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "nfv-preview-")), "preview.md");
+    const dir = mkdtempSync(path.join(tmpdir(), "nfv-preview-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const out = path.join(dir, "preview.md");
     const { code, out: printed } = await runNfv(local.env, ["preview", "--stack", "local-render", "--diff", "--out", out]);
     expect(code, printed).toBe(0);
     const md = readFileSync(out, "utf8");
