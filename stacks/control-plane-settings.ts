@@ -7,7 +7,9 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { checkNodeSelector } from "../components/openstack-control-plane/chart-values";
-import { selectServices, type Service } from "../components/openstack-control-plane/services";
+import { selectServices, SERVICES, type Service } from "../components/openstack-control-plane/services";
+import { checkCloudResources, type CloudImage, type CloudNetwork } from "../components/openstack-control-plane/cloud-resources";
+import { checkFile } from "../translators/user-file";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 import { checkVimType } from "./config";
@@ -30,6 +32,10 @@ export interface ControlPlaneEntry {
   services?: Service[];
   namespace?: string;
   storageClass?: string;
+  /** `glance_images`: uploaded to the new cloud's Glance (files absolute). */
+  glanceImages?: CloudImage[];
+  /** `networks`: made in the new cloud; VM VNFs on its VIM attach external virtual links to them (`ext_networks`). */
+  networks?: CloudNetwork[];
 }
 
 type Locate = (p: YamlPath, key?: boolean) => SourceLocation;
@@ -49,6 +55,8 @@ const KEYS: Record<string, string> = {
   namespace: "a non-empty string",
   storage_class: "the name of a storage class of the cluster",
   vim_name: "a non-empty string",
+  glance_images: "a list of images, each with name, file and optionally disk_format",
+  networks: "a mapping of network name to its settings (cidr)",
 };
 const REQUIRED = ["vim", "charts", "image_registry", "admin_password", "password_seed", "public_host"];
 
@@ -126,6 +134,19 @@ export function readControlPlaneEntries(
         }
       } else bag.error("CONFIG_BAD_TYPE", `services must be ${KEYS.services}`, at(["services"]));
     }
+    const glanceImages = readGlanceImages(value.glance_images, projectRoot, at, bag);
+    const networks = readNetworks(value.networks, at, bag);
+    if (glanceImages || networks) {
+      try {
+        checkCloudResources(services ?? [...SERVICES], glanceImages ?? [], networks ?? []);
+      } catch (e) {
+        bag.error(
+          "CONFIG_BAD_VALUE",
+          (e as Error).message.replace(/^glanceImages/, "glance_images"),
+          at([(e as Error).message.startsWith("networks") ? "networks" : "glance_images"]),
+        );
+      }
+    }
     // The control plane registers an OpenStack VIM of that name: it must not shadow another VIM.
     if (vimNames.has(vimName))
       bag.error(
@@ -149,7 +170,63 @@ export function readControlPlaneEntries(
       ...(services ? { services } : {}),
       ...(namespace ? { namespace } : {}),
       ...(storageClass ? { storageClass } : {}),
+      ...(glanceImages ? { glanceImages } : {}),
+      ...(networks ? { networks } : {}),
     });
   }
   return { entries, vimNames: registered };
 }
+
+const IMAGE_KEYS = ["name", "file", "disk_format"];
+
+/** `glance_images`: a list of `{name, file, disk_format?}`, each file a regular file. */
+function readGlanceImages(raw: unknown, projectRoot: string, at: Locate, bag: DiagnosticBag): CloudImage[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) {
+    bag.error("CONFIG_BAD_TYPE", `glance_images must be ${KEYS.glance_images}`, at(["glance_images"]));
+    return undefined;
+  }
+  const images: CloudImage[] = [];
+  raw.forEach((img: unknown, i) => {
+    const here = (p: YamlPath = [], key?: boolean) => at(["glance_images", i, ...p], key);
+    if (!isMapping(img)) {
+      bag.error("CONFIG_BAD_TYPE", `glance_images[${i}] must be a mapping with ${IMAGE_KEYS.join(", ")}`, here());
+      return;
+    }
+    for (const k of Object.keys(img))
+      if (!IMAGE_KEYS.includes(k))
+        bag.error("CONFIG_UNKNOWN_KEY", `unknown key 'glance_images[${i}].${k}' (expected ${IMAGE_KEYS.join(", ")})`, here([k], true));
+    const { name, file, disk_format: diskFormat } = img;
+    if (typeof name !== "string" || name.trim() === "")
+      bag.error("CONFIG_MISSING_FIELD", `glance_images[${i}].name is required (the name packages look the image up by)`, here());
+    if (typeof file !== "string") bag.error("CONFIG_MISSING_FIELD", `glance_images[${i}].file is required (the image's file)`, here());
+    if (diskFormat !== undefined && (typeof diskFormat !== "string" || diskFormat.trim() === ""))
+      bag.error("CONFIG_BAD_TYPE", `glance_images[${i}].disk_format must be a Glance disk format (qcow2, raw, ...)`, here(["disk_format"]));
+    if (typeof name !== "string" || name.trim() === "" || typeof file !== "string") return;
+    const resolved = path.resolve(projectRoot, file);
+    if (checkFile(resolved, `glance_images[${i}].file`, here(["file"]), bag)) return;
+    images.push({ name, file: resolved, ...(typeof diskFormat === "string" ? { diskFormat } : {}) });
+  });
+  return images;
+}
+
+/** `networks`: network name → `{cidr}`, an IPv4 range. */
+function readNetworks(raw: unknown, at: Locate, bag: DiagnosticBag): CloudNetwork[] | undefined {
+  if (raw === undefined) return undefined;
+  if (!isMapping(raw)) {
+    bag.error("CONFIG_BAD_TYPE", `networks must be ${KEYS.networks}`, at(["networks"]));
+    return undefined;
+  }
+  const networks: CloudNetwork[] = [];
+  for (const [name, v] of Object.entries(raw)) {
+    const cidr = isMapping(v) ? v.cidr : undefined;
+    if (!isMapping(v) || Object.keys(v).some((k) => k !== "cidr")) {
+      bag.error("CONFIG_BAD_TYPE", `networks.${name} must be a mapping with cidr`, at(["networks", name]));
+    } else if (typeof cidr !== "string" || !IPV4_CIDR.test(cidr)) {
+      bag.error("CONFIG_BAD_VALUE", `networks.${name}.cidr must be an IPv4 range such as 10.10.0.0/24`, at(["networks", name, "cidr"]));
+    } else networks.push({ name, cidr });
+  }
+  return networks;
+}
+
+const IPV4_CIDR = /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)\/(3[0-2]|[12]?\d)$/;

@@ -59,6 +59,11 @@ export async function deployStack(): Promise<StackOutputs> {
 
   const outputs: StackOutputs = { vims: {}, vnfs: {}, kubeconfigs: {}, magnumClusters: {}, controlPlanes: {}, networkServices: {} };
   const vims = new Map<string, KubernetesVim | OpenStackVim>();
+  /** The networks each control plane made, by its VIM's name. */
+  const cloudNetworks = new Map<string, Record<string, pulumi.Output<string>>>();
+  /** A VM VNF's `ext_networks` as network ids by link (settings checked each names its control plane's network). */
+  const extNetworkIds: ExtNetworkIds = (p) =>
+    p.entry.extNetworks && Object.fromEntries(Object.entries(p.entry.extNetworks).map(([link, net]) => [link, cloudNetworks.get(p.entry.vim!)![net]]));
   for (const entry of settings.vims) {
     // Credentials become secrets in vimFromSpec, the moment they leave the config.
     const vim = entry.spec
@@ -73,7 +78,7 @@ export async function deployStack(): Promise<StackOutputs> {
   // each is a Kubernetes VIM of its own, which the CNFs after them may target.
   const registries = new Map<string, pulumi.Output<RegistryConnectionInfo>>();
   const isRegistry = (p: PreparedVnf) => p.component === "private-registry" || p.component === "registry-on-host";
-  for (const p of settings.vnfs.filter(isRegistry)) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs);
+  for (const p of settings.vnfs.filter(isRegistry)) outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs, extNetworkIds);
   for (const p of settings.vnfs.filter((v) => v.component === "kubernetes-cluster")) {
     const cluster = registerCluster(p, vims.get(p.entry.vim!) as OpenStackVim, registries);
     outputs.vnfs[p.entry.name] = pulumi.output({
@@ -118,8 +123,9 @@ export async function deployStack(): Promise<StackOutputs> {
       passwordSeed: pulumi.secret(passwordSeed),
     });
     vims.set(vimName, cp.vim);
+    cloudNetworks.set(vimName, cp.networkIds);
     outputs.vims[vimName] = cp.vim.vimRecord;
-    outputs.controlPlanes[name] = pulumi.output({ vim, vimName, authUrl: cp.authUrl, services: cp.services });
+    outputs.controlPlanes[name] = pulumi.output({ vim, vimName, authUrl: cp.authUrl, services: cp.services, networkIds: cp.networkIds });
   }
   // The rest, each after the VNFs its hook_parameters refer to (settings checked there is no cycle);
   // the VNFs of a network service together, by its NetworkService.
@@ -135,8 +141,8 @@ export async function deployStack(): Promise<StackOutputs> {
       const q = rest.find((x) => x.entry.name === target);
       if (q) register(q);
     }
-    if (ns) registerNetworkService(ns, members, vims, renderModes, outputs);
-    else outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs);
+    if (ns) registerNetworkService(ns, members, vims, renderModes, outputs, extNetworkIds);
+    else outputs.vnfs[p.entry.name] = registerVnf(p, vims, renderModes, registries, outputs.vnfs, extNetworkIds);
   };
   for (const p of rest) register(p);
   return outputs;
@@ -153,6 +159,7 @@ function registerNetworkService(
   vims: Map<string, KubernetesVim | OpenStackVim>,
   renderModes: Set<string>,
   outputs: StackOutputs,
+  extNetworkIds: ExtNetworkIds,
 ): void {
   const plan = ns.plan!;
   const entryOf = (id: string) => members.find((m) => m.entry.name === ns.vnfs[id])!;
@@ -167,7 +174,7 @@ function registerNetworkService(
   for (const v of plan.vnfs) {
     const p = entryOf(v.id);
     const vim = vims.get(p.entry.vim!)!;
-    if (v.component === "vm-vnf") vmVnfs[v.id] = (before) => vmVnfArgs(p, vim as OpenStackVim, summaries(before));
+    if (v.component === "vm-vnf") vmVnfs[v.id] = (before) => vmVnfArgs(p, vim as OpenStackVim, summaries(before), extNetworkIds(p));
     else cnfs[v.id] = cnfArgs(p, vim as KubernetesVim, renderModes);
   }
   // The links are made on the VIM of the NS's first VM VNF (the NSD's order).
@@ -220,6 +227,7 @@ function registerVnf(
   renderModes: Set<string>,
   registries: Map<string, pulumi.Output<RegistryConnectionInfo>>,
   vnfOutputs: Record<string, pulumi.Output<unknown>>,
+  extNetworkIds: ExtNetworkIds,
 ): pulumi.Output<unknown> {
   const { entry } = p;
   if (p.component === "registry-on-host") {
@@ -270,7 +278,7 @@ function registerVnf(
       vnfcs: registry.vnf?.vnfcs,
     });
   }
-  return vmVnfSummary(p, new VmVnf(entry.name, vmVnfArgs(p, vim as OpenStackVim, vnfOutputs)));
+  return vmVnfSummary(p, new VmVnf(entry.name, vmVnfArgs(p, vim as OpenStackVim, vnfOutputs, extNetworkIds(p))));
 }
 
 function cnfArgs(p: PreparedVnf, vim: KubernetesVim, renderModes: Set<string>): ContainerizedVnfArgs {
@@ -304,8 +312,16 @@ function cnfSummary(p: PreparedVnf, cnf: ContainerizedVnf): pulumi.Output<unknow
   });
 }
 
+/** A VM VNF's `ext_networks` as the ids of its control plane's networks, by link id. */
+type ExtNetworkIds = (p: PreparedVnf) => Record<string, pulumi.Output<string>> | undefined;
+
 /** A VM VNF's args; its hook_parameters' references resolved from `vnfOutputs` (the VNFs registered before it). */
-function vmVnfArgs(p: PreparedVnf, vim: OpenStackVim, vnfOutputs: Record<string, pulumi.Output<unknown>>): VmVnfArgs {
+function vmVnfArgs(
+  p: PreparedVnf,
+  vim: OpenStackVim,
+  vnfOutputs: Record<string, pulumi.Output<unknown>>,
+  externalNetworkIds: Record<string, pulumi.Output<string>> | undefined,
+): VmVnfArgs {
   const { entry } = p;
   const model = p.model!;
   const request = p.request!;
@@ -332,6 +348,7 @@ function vmVnfArgs(p: PreparedVnf, vim: OpenStackVim, vnfOutputs: Record<string,
       vdus: sshVdus(model, request, entry.ssh?.cpId),
       ...(stdin ? { stdin } : {}),
     })),
+    ...(externalNetworkIds ? { externalNetworkIds } : {}),
     ...(entry.extConnChange ? { extConnChange: { generation: entry.extConnChange.generation, previousAddresses: entry.extConnChange.previousAddresses } } : {}),
   };
 }

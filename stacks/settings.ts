@@ -72,6 +72,7 @@ export async function loadStackSettings(
   const vnfs = bag.hasErrors() ? [] : await prepareVnfs(entries, bag);
   for (const p of vnfs) checkVimKind(p, allVimTypes, bag, stackFile);
   checkControlPlaneVims(vnfs, new Set(controlPlanes.vimNames), bag, stackFile);
+  checkExtNetworks(vnfs, controlPlanes.entries, bag, stackFile);
   checkRegistryNames(vnfs, bag, stackFile);
   checkReferences(vnfs, networkServices, bag, stackFile);
   for (const p of vnfs) if (p.component === "kubernetes-cluster") checkNodeNames(p, bag, stackFile);
@@ -92,6 +93,44 @@ function checkControlPlaneVims(vnfs: PreparedVnf[], controlPlaneVims: Set<string
         `VNF '${p.entry.name}' is a ${p.component}, which the stack registers before its control planes; it cannot run on '${p.entry.vim}', a control plane's VIM`,
         stackLocator("vnfs", stackFile)([p.entry.name, "vim"]),
       );
+}
+
+/**
+ * `ext_networks`: a VM VNF on a control plane's VIM, each key an `extVirtualLinks` id of its
+ * request, each value one of that control plane's `networks`.
+ */
+function checkExtNetworks(vnfs: PreparedVnf[], controlPlanes: ControlPlaneEntry[], bag: DiagnosticBag, stackFile?: LocatedDocument): void {
+  const locate = stackLocator("vnfs", stackFile);
+  for (const p of vnfs) {
+    const links = p.entry.extNetworks;
+    if (!links) continue;
+    const at = (key?: string) => locate([p.entry.name, "ext_networks", ...(key === undefined ? [] : [key])], key !== undefined);
+    const cp = controlPlanes.find((c) => c.vimName === p.entry.vim);
+    if (p.component !== "vm-vnf" || !cp) {
+      bag.error(
+        "CONFIG_WRONG_VIM",
+        `ext_networks name networks of a control plane of this stack: VNF '${p.entry.name}' must be a VM VNF on a control plane's VIM (${controlPlanes.map((c) => c.vimName).join(", ") || "this stack has none"})`,
+        at(),
+      );
+      continue;
+    }
+    const linkIds = (p.request?.extVirtualLinks ?? []).map((l) => l.id);
+    const networks = (cp.networks ?? []).map((n) => n.name);
+    for (const [link, network] of Object.entries(links)) {
+      if (!linkIds.includes(link))
+        bag.error(
+          "CONFIG_BAD_VALUE",
+          `ext_networks.${link}: the instantiate request has no extVirtualLinks entry '${link}' (it has ${linkIds.join(", ") || "none"})`,
+          at(link),
+        );
+      if (!networks.includes(network))
+        bag.error(
+          "CONFIG_BAD_REFERENCE",
+          `ext_networks.${link}: control plane '${cp.name}' has no network '${network}' (its networks: ${networks.join(", ") || "none"})`,
+          at(link),
+        );
+    }
+  }
 }
 
 /**

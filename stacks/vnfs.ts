@@ -75,6 +75,11 @@ export interface VnfEntry {
   autoHeal?: AutoPolicy;
   /** `auto_scale`: `nfv serve` scales the aspect a firing alert names by one step. */
   autoScale?: AutoPolicy;
+  /**
+   * `ext_networks`: VM VNFs on a control plane's VIM: per `extVirtualLinks` id of the request, the
+   * control plane's network (its `networks`) the link attaches to, instead of the request's `resourceId`.
+   */
+  extNetworks?: Record<string, string>;
 }
 
 /** The `cluster` mapping of a kubernetes-cluster VNF (snake_case in the stack config). */
@@ -147,6 +152,7 @@ const ENTRY_KEYS = [
   "package_generations",
   "auto_heal",
   "auto_scale",
+  "ext_networks",
 ];
 const LOGIN_KEYS = ["user", "port", "private_key_file", "host_key", "host_key_file"];
 
@@ -261,6 +267,17 @@ export function readVnfEntries(
     if (autoScale) entry.autoScale = autoScale;
     if ((autoHeal || autoScale) && value.host !== undefined)
       bag.error("CONFIG_MIXED_VNF", "auto_heal and auto_scale are for VNFs from a package, not a registry on an existing host", at(["host"], true));
+    if (value.ext_networks !== undefined) {
+      const links = value.ext_networks;
+      if (isMapping(links) && Object.keys(links).length > 0 && Object.values(links).every((n) => typeof n === "string" && n !== ""))
+        entry.extNetworks = links as Record<string, string>;
+      else
+        bag.error(
+          "CONFIG_BAD_TYPE",
+          "ext_networks must map extVirtualLinks ids of the request to networks of the control plane the VNF runs on",
+          at(["ext_networks"]),
+        );
+    }
     if (value.cluster !== undefined) {
       const cluster = clusterSettings(value.cluster, projectRoot, at, bag);
       if (cluster) entry.cluster = cluster;

@@ -64,6 +64,19 @@ export interface CinderObjects {
 /** The in-cluster URL of a service of the namespace. */
 const internal = (namespace: string, host: string, port: number, rest = "") => `http://${host}.${namespace}.svc.cluster.local:${port}${rest}`;
 
+/**
+ * Cinder's RabbitMQ URLs, as the charts' `oslo_messaging` Secrets hold theirs: the service's
+ * transport, and the management API with the RabbitMQ chart's administrator (`rabbitmq`,
+ * chart-values.ts, messaging:admin). The passwords are base64url (passwords.ts): nothing to escape.
+ */
+function rabbitUrls(namespace: string, password: ValuesContext["password"]): { user: pulumi.Output<string>; admin: pulumi.Output<string> } {
+  const host = `rabbitmq.${namespace}.svc.cluster.local`;
+  return {
+    user: pulumi.interpolate`rabbit://cinder:${password("messaging:cinder")}@${host}:5672/cinder`,
+    admin: pulumi.interpolate`http://rabbitmq:${password("messaging:admin")}@${host}:15672`,
+  };
+}
+
 /** The mount point os-brick expects the share on: `<base>/<md5 of the share>`. */
 export function shareMountPoint(): string {
   return `${MOUNT_BASE}/${createHash("md5").update(SHARE).digest("hex")}`;
@@ -75,7 +88,7 @@ export function cinderConf(s: Pick<CinderSettings, "namespace" | "region" | "ctx
   const keystone = internal(ns, "keystone-api", 5000, "/v3");
   const p = s.ctx.password;
   return pulumi.secret(
-    pulumi.all([p("oslo_db:cinder"), p("messaging:cinder"), p("identity:cinder")]).apply(([db, rabbit, identity]) => {
+    pulumi.all([p("oslo_db:cinder"), rabbitUrls(ns, p).user, p("identity:cinder")]).apply(([db, transportUrl, identity]) => {
       const serviceAuth = {
         auth_type: "password",
         auth_url: keystone,
@@ -89,7 +102,7 @@ export function cinderConf(s: Pick<CinderSettings, "namespace" | "region" | "ctx
       return iniFile({
         DEFAULT: {
           host: SERVICE_HOST,
-          transport_url: `rabbit://cinder:${rabbit}@rabbitmq.${ns}.svc.cluster.local:5672/cinder`,
+          transport_url: transportUrl,
           auth_strategy: "keystone",
           osapi_volume_listen_port: API_PORT,
           osapi_volume_workers: 1,
@@ -157,8 +170,8 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
       stringData: {
         DB_ADMIN_PASSWORD: ctx.password("db:admin"),
         DB_PASSWORD: ctx.password("oslo_db:cinder"),
-        RABBIT_ADMIN_PASSWORD: ctx.password("messaging:admin"),
-        RABBIT_PASSWORD: ctx.password("messaging:cinder"),
+        RABBITMQ_ADMIN_CONNECTION: rabbitUrls(ns, ctx.password).admin,
+        RABBITMQ_USER_CONNECTION: rabbitUrls(ns, ctx.password).user,
         OS_PASSWORD: ctx.adminPassword,
         SERVICE_PASSWORD: ctx.password("identity:cinder"),
       },
@@ -212,14 +225,7 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
       { name: "DB_USER", value: "cinder" },
       ...secretEnv("DB_ADMIN_PASSWORD", "DB_PASSWORD"),
     ]),
-    scriptJob("cinder-rabbit-init", "rabbit-user.py", [
-      { name: "RABBIT_API", value: internal(ns, "rabbitmq", 15672) },
-      // RabbitMQ's chart names its administrator `rabbitmq` (chart-values.ts, messaging:admin).
-      { name: "RABBIT_ADMIN_USER", value: "rabbitmq" },
-      { name: "RABBIT_VHOST", value: "cinder" },
-      { name: "RABBIT_USER", value: "cinder" },
-      ...secretEnv("RABBIT_ADMIN_PASSWORD", "RABBIT_PASSWORD"),
-    ]),
+    scriptJob("cinder-rabbit-init", "rabbit-user.py", secretEnv("RABBITMQ_ADMIN_CONNECTION", "RABBITMQ_USER_CONNECTION")),
     scriptJob("cinder-ks", "keystone-service.py", [
       { name: "OS_AUTH_URL", value: internal(ns, "keystone-api", 5000, "/v3") },
       { name: "OS_USERNAME", value: "admin" },

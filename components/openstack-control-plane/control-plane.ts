@@ -13,7 +13,9 @@ import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
 import { imageRef, type ImageSource } from "./images";
 import { passwordsFrom } from "./passwords";
 import { chartGate, gateAccount, skipAwait } from "./readiness";
+import { keepSecretsOut } from "./secret-rewrites";
 import { deployCinder } from "./cinder";
+import { checkCloudResources, createNetworks, uploadImages, type CloudImage, type CloudNetwork } from "./cloud-resources";
 import { NEEDS, selectServices, WITHOUT_CHART, type Service } from "./services";
 
 export interface ControlPlaneArgs {
@@ -56,6 +58,13 @@ export interface ControlPlaneArgs {
   nodeSelector?: { key: string; value: string };
   /** The VIM's name (Tacker `vim_name`); default `openstack_vim_<name>`. */
   vimName?: string;
+  /**
+   * Images uploaded to Glance once it is ready (public): those VNF packages name without shipping
+   * them, as Tacker expects them in the cloud (`sw_image_data.name`). Needs `glance`.
+   */
+  glanceImages?: CloudImage[];
+  /** Networks (shared, one IPv4 subnet each) made once Neutron is ready, for VNFs' external virtual links. Needs `neutron`. */
+  networks?: CloudNetwork[];
 }
 
 /** The region Keystone is bootstrapped with (the charts' `RegionOne`). */
@@ -75,11 +84,16 @@ export class ControlPlane extends pulumi.ComponentResource {
   readonly vim: OpenStackVim;
   /** Tacker's `vim-config.yaml` for this cloud (secret: it holds the admin password). */
   readonly vimConfig: pulumi.Output<string>;
+  /** The ids of `glanceImages`, by name. */
+  readonly imageIds: Record<string, pulumi.Output<string>>;
+  /** The ids of `networks`, by name, each once its subnet exists: an external virtual link's `resourceId`. */
+  readonly networkIds: Record<string, pulumi.Output<string>>;
 
   constructor(name: string, args: ControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
     // Checked before anything is registered: the services, and every chart's values.yaml.
     const services = selectServices(args.services);
     if (args.nodeSelector) checkNodeSelector(args.nodeSelector);
+    checkCloudResources(services, args.glanceImages ?? [], args.networks ?? []);
     const charted = services.filter((s) => !WITHOUT_CHART.includes(s));
     const defaults = Object.fromEntries(charted.map((s) => [s, readChartDefaults(path.join(args.charts, s))]));
     super("nfv:openstack:ControlPlane", name, {}, opts);
@@ -122,7 +136,7 @@ export class ControlPlane extends pulumi.ComponentResource {
           dependencyUpdate: true,
           values: chartValues(s, defaults[s], ctx),
         },
-        { parent: this, provider, dependsOn: [namespace, ...needs], transforms: [skipAwait] },
+        { parent: this, provider, dependsOn: [namespace, ...needs], transforms: [skipAwait, keepSecretsOut] },
       );
       this.charts[s] = chart;
       this.ready[s] = chartGate(`${name}-${s}-ready`, chart, gate, { parent: this, provider });
@@ -136,6 +150,9 @@ export class ControlPlane extends pulumi.ComponentResource {
       // selectServices requires keystone.
       { parent: this, dependsOn: [this.ready.keystone!] },
     );
+    const onTheCloud = { parent: this, provider: this.vim.provider };
+    this.imageIds = uploadImages(name, args.glanceImages ?? [], this.ready.glance!, onTheCloud);
+    this.networkIds = createNetworks(name, args.networks ?? [], this.ready.neutron!, onTheCloud);
     this.vimConfig = pulumi.secret(
       pulumi.all([this.authUrl, ctx.adminPassword]).apply(([authUrl, password]) =>
         stringify({
@@ -150,6 +167,6 @@ export class ControlPlane extends pulumi.ComponentResource {
         }),
       ),
     );
-    this.registerOutputs({ services, authUrl: this.authUrl, vimConfig: this.vimConfig });
+    this.registerOutputs({ services, authUrl: this.authUrl, vimConfig: this.vimConfig, imageIds: this.imageIds, networkIds: this.networkIds });
   }
 }

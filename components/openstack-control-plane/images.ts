@@ -23,9 +23,9 @@ export const IMAGE_OF_REPOSITORY: Readonly<Record<string, string>> = {
 };
 
 /**
- * Tags whose image is ours whatever upstream's is: the RabbitMQ user jobs run `rabbitmqadmin`,
- * which upstream's `heat` image has and Debian ships only in rabbitmq-server, so they run in
- * our RabbitMQ image (which has bash, awk and Python as well).
+ * Tags whose image is ours whatever upstream's is: the RabbitMQ jobs run in our RabbitMQ image
+ * (it has bash, awk, Python and Debian's rabbitmqadmin); the services' rabbit-init is rabbit-user.py
+ * there (secret-rewrites.ts), which needs Python only.
  */
 export const IMAGE_OF_TAG: Readonly<Record<string, string>> = { rabbit_init: "osh-rabbitmq", rabbitmq_init: "osh-rabbitmq" };
 

@@ -194,10 +194,59 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect([...named].filter((n) => !linked.includes(n))).toEqual([]);
   });
 
-  it("switched off: no Ingress, no Helm test pod, no PVC, no console proxy, no Open vSwitch agent, no MariaDB controller", () => {
+  it("no script of a ConfigMap puts a password on a command line: Keystone's bootstrap, ks-user, rabbit-init and MariaDB's upgrade rewritten (secret-rewrites.ts)", () => {
+    const scripts = objects
+      .filter((o) => o.kind === "ConfigMap")
+      .flatMap((o) => Object.entries(o.data ?? {}).map(([key, text]) => ({ at: `${o.metadata.name}/${key}`, text })));
+    const onCommandLine = /--(bootstrap-)?password[= ]["$]|\bpassword=["$]|"--password=\{0\}"/;
+    // Scripts some rendered pod mounts (`<ConfigMap>/<key>`): the others are run by parts switched off.
+    const mounted = new Set(
+      objects.flatMap((o) => {
+        const pod = podSpecOf(o) as (PodSpec & { volumes?: { name: string; configMap?: { name: string } }[] }) | undefined;
+        const volumes = new Map((pod?.volumes ?? []).flatMap((v) => (v.configMap ? [[v.name, v.configMap.name] as const] : [])));
+        const containers = [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])] as { volumeMounts?: { name: string; subPath?: string }[] }[];
+        return containers.flatMap((c) =>
+          (c.volumeMounts ?? []).filter((m) => volumes.has(m.name) && m.subPath).map((m) => `${volumes.get(m.name)}/${m.subPath}`),
+        );
+      }),
+    );
+    const flagged = scripts.filter((s) => onCommandLine.test(s.text)).map((s) => s.at);
+    expect(flagged.filter((at) => mounted.has(at))).toEqual([]);
+    // RabbitMQ's Helm test and cluster-wait job (both off) keep theirs, in a script nothing runs.
+    expect(flagged.filter((at) => !mounted.has(at)).sort()).toEqual([
+      "rabbitmq-rabbitmq-bin/rabbitmq-test.sh",
+      "rabbitmq-rabbitmq-bin/rabbitmq-wait-for-cluster.sh",
+    ]);
+    expect(mounted.has("keystone-bin/db-sync.sh") && mounted.has("glance-bin/rabbit-init.sh")).toBe(true);
+    expect(find("ConfigMap", "keystone-bin")?.data?.["db-sync.sh"]).toContain('export OS_BOOTSTRAP_PASSWORD="${OS_PASSWORD}"');
+    expect(find("ConfigMap", "mariadb-bin")?.data?.["start.py"]).toContain("os.environ['MYSQL_PWD'] = mysql_dbadmin_password");
+    const named = (key: string) => scripts.filter((s) => s.at.endsWith(`/${key}`));
+    expect(
+      named("ks-user.sh")
+        .map((s) => s.at)
+        .sort(),
+    ).toEqual(["glance-bin/ks-user.sh", "keystone-bin/ks-user.sh", "neutron-bin/ks-user.sh", "nova-bin/ks-user.sh", "placement-bin/ks-user.sh"]);
+    for (const s of named("ks-user.sh")) expect(s.text, s.at).toContain('password=os.environ["SERVICE_OS_PASSWORD"]');
+    const rabbitUser = readFileSync(path.join(ROOT, "mgmt/openstack/rabbit-user.py"), "utf8");
+    expect(
+      named("rabbit-init.sh")
+        .map((s) => s.at)
+        .sort(),
+    ).toEqual(["glance-bin/rabbit-init.sh", "keystone-bin/rabbit-init.sh", "neutron-bin/rabbit-init.sh", "nova-bin/rabbit-init.sh"]);
+    for (const s of named("rabbit-init.sh")) expect(s.text, s.at).toBe(rabbitUser);
+  });
+
+  it("switched off: no Ingress, no Helm test pod, no PVC, no console proxy, no Open vSwitch agent, no MariaDB controller, no RabbitMQ cluster wait", () => {
     expect(objects.filter((o) => ["Ingress", "PersistentVolumeClaim", "Pod"].includes(o.kind)).map((o) => o.metadata.name)).toEqual([]);
     const names = objects.map((o) => o.metadata.name);
-    for (const absent of ["nova-novncproxy", "nova-spiceproxy", "neutron-ovs-agent-default", "neutron-l3-agent-default", "mariadb-controller"])
+    for (const absent of [
+      "nova-novncproxy",
+      "nova-spiceproxy",
+      "neutron-ovs-agent-default",
+      "neutron-l3-agent-default",
+      "mariadb-controller",
+      "rabbitmq-cluster-wait",
+    ])
       expect(names, absent).not.toContain(absent);
   });
 
@@ -237,6 +286,28 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect(secretText("neutron-keystone-user", "OS_PASSWORD") === neutron).toBe(true);
     expect(secretText("nova-ks-etc", "nova_neutron.conf").includes(`password = ${neutron}`)).toBe(true);
     expect(secretText("keystone-keystone-admin", "OS_PASSWORD") === adminPassword).toBe(true);
+  });
+
+  it("no password outside a Secret: no Job's or pod's env value, no ConfigMap holds the admin password or a derived one", () => {
+    const users = ["admin", "keystone", "glance", "placement", "nova", "neutron", "cinder", "rabbitmq", "memcache", "test"];
+    const purposes = [
+      "db:admin",
+      "messaging:admin",
+      "messaging:erlang_cookie",
+      "metadata-proxy",
+      ...users.flatMap((u) => ["identity", "messaging", "oslo_db", "cache"].map((k) => `${k}:${u}`)),
+    ];
+    const passwords = [adminPassword, ...purposes.map((p) => derivePassword(passwordSeed, p))];
+    // Named by object only: a failing match must not print the secret it found.
+    const holding = objects
+      .filter((o) => o.kind !== "Secret" && passwords.some((p) => JSON.stringify(o).includes(p)))
+      .map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(holding).toEqual([]);
+    // The search can find them: they are in the Secrets' decoded data.
+    const inSecrets = objects.filter(
+      (o) => o.kind === "Secret" && Object.values(o.data ?? {}).some((v) => passwords.some((p) => Buffer.from(v, "base64").toString("utf8").includes(p))),
+    );
+    expect(inSecrets.length).toBeGreaterThan(20);
   });
 
   it("no upstream default password is left in any Secret (the charts' 'password')", () => {

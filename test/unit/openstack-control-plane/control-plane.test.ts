@@ -10,6 +10,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { keepSecretsOut } from "../../../components/openstack-control-plane/secret-rewrites";
 import { GATE_REVISION, gateDependencies, skipAwait } from "../../../components/openstack-control-plane/readiness";
 import { unpackOpenstackHelm } from "../../fixtures/openstack-helm";
 import { installMocks, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
@@ -69,8 +70,8 @@ describe("ControlPlane", () => {
       expect(ch.opts.provider).toBe(a.vim.provider);
       expect(ch.opts.parent).toBe(c);
       expect(ch.args).toMatchObject({ chart: path.join(chartsDir, ch.name.slice(4)), name: ch.name.slice(4), dependencyUpdate: true });
-      // Pulumi waits on none of the chart's objects: its gate does (readiness.ts).
-      expect(ch.opts.transforms, ch.name).toEqual([skipAwait]);
+      // Pulumi waits on none of the chart's objects: its gate does (readiness.ts); no script puts a password on a command line (secret-rewrites.ts).
+      expect(ch.opts.transforms, ch.name).toEqual([skipAwait, keepSecretsOut]);
       expect(await valueOf(pulumi.output(ch.args.namespace as pulumi.Input<string>))).toBe("openstack");
     }
     const ns = registered.find((r) => r.type === "kubernetes:core/v1:Namespace");
@@ -142,6 +143,56 @@ describe("ControlPlane", () => {
       cert_verify: "False",
     });
     expect(await valueOf(c.vim.vimRecord.apply((r) => r.name))).toBe("openstack_vim_osh");
+  });
+
+  it("images and networks in the new cloud, on its VIM's provider: public images by name, shared networks with their subnet", async () => {
+    const c = new cp.ControlPlane("osh", {
+      ...args(),
+      glanceImages: [
+        { name: "Software of VDU1", file: "/images/vdu1.qcow2" },
+        { name: "VirtualStorage", file: "/images/disk.raw", diskFormat: "raw" },
+      ],
+      networks: [{ name: "vnf-ext", cidr: "10.10.0.0/24" }],
+    });
+    await settle();
+    const onCloud = registered.filter((r) => r.type.startsWith("openstack:")).sort((a, b) => a.name.localeCompare(b.name));
+    expect(onCloud.map((r) => [r.type, r.name])).toEqual([
+      ["openstack:images/image:Image", "osh-image-software-of-vdu1"],
+      ["openstack:images/image:Image", "osh-image-virtualstorage"],
+      ["openstack:networking/network:Network", "osh-network-vnf-ext"],
+      ["openstack:networking/subnet:Subnet", "osh-subnet-vnf-ext"],
+    ]);
+    for (const r of onCloud) expect(r.provider, r.name).toMatch(/::osh-vim-provider::/);
+    expect(onCloud[0].inputs).toMatchObject({
+      name: "Software of VDU1",
+      localFilePath: "/images/vdu1.qcow2",
+      diskFormat: "qcow2",
+      containerFormat: "bare",
+      visibility: "public",
+    });
+    expect(onCloud[1].inputs).toMatchObject({ name: "VirtualStorage", diskFormat: "raw" });
+    expect(onCloud[2].inputs).toMatchObject({ name: "vnf-ext", shared: true, adminStateUp: true });
+    expect(onCloud[3].inputs).toMatchObject({ name: "vnf-ext", networkId: "osh-network-vnf-ext-id", cidr: "10.10.0.0/24", ipVersion: 4 });
+    expect(await valueOf(c.networkIds["vnf-ext"])).toBe("osh-network-vnf-ext-id");
+    expect(await valueOf(c.imageIds["VirtualStorage"])).toBe("osh-image-virtualstorage-id");
+  });
+
+  it("images without Glance, networks without Neutron, a name twice: refused, nothing registered", async () => {
+    const cut = { services: ["mariadb" as const, "memcached" as const, "keystone" as const] };
+    expect(() => new cp.ControlPlane("bad", { ...args(), ...cut, glanceImages: [{ name: "a", file: "/a" }] })).toThrow(
+      "glanceImages: the cloud holds them in glance, which is not among its services",
+    );
+    expect(() => new cp.ControlPlane("bad", { ...args(), ...cut, networks: [{ name: "n", cidr: "10.0.0.0/24" }] })).toThrow(
+      "networks: the cloud holds them in neutron, which is not among its services",
+    );
+    const twice = [
+      { name: "VNF ext", cidr: "10.0.0.0/24" },
+      { name: "vnf-ext", cidr: "10.0.1.0/24" },
+    ];
+    expect(() => new cp.ControlPlane("bad", { ...args(), networks: twice })).toThrow("networks: 'vnf-ext' is given twice");
+    expect(() => new cp.ControlPlane("bad", { ...args(), glanceImages: [{ name: "--", file: "/a" }] })).toThrow("glanceImages: a name needs a letter or digit");
+    await settle();
+    expect(registered.filter((r) => r.name.startsWith("bad"))).toEqual([]);
   });
 
   it("a subset of services: only their charts; the VIM still on Keystone", async () => {

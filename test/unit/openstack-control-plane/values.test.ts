@@ -64,7 +64,7 @@ describe("images", () => {
       keystone_api: "10.0.0.5:5000/nfv-lab/osh-keystone:zed-bookworm",
     });
     expect(imageTags({ x: "a/nova:1" }, { registry: "r:1", repository: "site", tag: "t" })).toEqual({ x: "r:1/site/osh-nova:t" });
-    // rabbitmqadmin is in Debian's rabbitmq-server only: the RabbitMQ user jobs run in our RabbitMQ image.
+    // The RabbitMQ jobs run in our RabbitMQ image, whatever upstream's.
     expect(imageTags({ rabbit_init: "docker.io/openstackhelm/heat:zed" }, { registry: "r:1" })).toEqual({
       rabbit_init: "r:1/nfv-lab/osh-rabbitmq:zed-bookworm",
     });
@@ -143,7 +143,7 @@ describe("chartValues of openstack-helm's charts", () => {
     expect(await passwordIn(authOf(rabbit, "oslo_messaging").user)).toBe("pw(messaging:admin)");
     expect(await passwordIn(authOf(nova, "oslo_messaging").admin)).toBe("pw(messaging:admin)");
     expect(await passwordIn(authOf(rabbit, "oslo_messaging").erlang_cookie)).toBe("pw(messaging:erlang_cookie)");
-    expect(rabbit.manifests).toMatchObject({ monitoring: { prometheus: { deployment_exporter: false, service_exporter: false } } });
+    expect(rabbit.manifests).toMatchObject({ monitoring: { prometheus: { deployment_exporter: false, service_exporter: false } }, job_cluster_wait: false });
   });
 
   it("nova and neutron: the same Keystone user has the same password in both; the fake driver; Linux bridges; the metadata secret shared", async () => {

@@ -16,6 +16,7 @@ import { charts as recordedCharts } from "../helpers/recording-chart";
 import { OS_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
+const HELLOWORLD3 = path.join(ROOT, "../shared/vnf-packages/helloworld3");
 const K8S_VIM = { type: "kubernetes", auth_url: "https://192.0.2.30:6443", bearer_token: "t", ssl_ca_cert: "None", project_name: "default" };
 const ADMIN = "Adm1n-Passw0rd-unit";
 const SEED = "seed-of-more-than-16-chars";
@@ -142,6 +143,102 @@ describe("openstack_control_planes in the stack config", () => {
     expect((await on("edge")).bag.errors().map((d) => [d.code, d.path])).toEqual([["CONFIG_WRONG_VIM", "pulumi-nfv:vnfs.hw.vim"]]);
   });
 
+  it("glance_images and networks become the cloud's images (files resolved) and networks; a VM VNF's ext_networks name them", async () => {
+    const image = "test/fixtures/vnf/helloworld3_level1.json";
+    const hw = {
+      vim: "openstack_vim_osh",
+      package: HELLOWORLD3,
+      instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+      ext_networks: { ext0: "vnf-ext" },
+    };
+    const s = await loadStackSettings(
+      {
+        vims: { edge: K8S_VIM },
+        openstackControlPlanes: {
+          osh: entry({ glance_images: [{ name: "Software of VDU1", file: image, disk_format: "raw" }], networks: { "vnf-ext": { cidr: "10.10.0.0/24" } } }),
+        },
+        vnfs: { hw },
+      },
+      ROOT,
+      "unit",
+    );
+    expect(s.bag.errors()).toEqual([]);
+    expect(s.controlPlanes[0]).toMatchObject({
+      glanceImages: [{ name: "Software of VDU1", file: path.join(ROOT, image), diskFormat: "raw" }],
+      networks: [{ name: "vnf-ext", cidr: "10.10.0.0/24" }],
+    });
+    expect(s.vnfs[0].entry.extNetworks).toEqual({ ext0: "vnf-ext" });
+  });
+
+  it("bad glance_images, networks and ext_networks: each problem located", async () => {
+    const cut = ["mariadb", "memcached", "keystone", "glance"];
+    const raw = {
+      vims: { edge: K8S_VIM },
+      openstackControlPlanes: {
+        osh: entry({
+          glance_images: [{ name: "x", file: "/nowhere.qcow2", size: 1 }, { file: "test/fixtures/vnf/helloworld3_level1.json" }],
+          networks: { n: { cidr: "10.0.0.0/33" }, m: "10.0.0.0/24" },
+        }),
+        cut: entry({ services: cut, vim_name: "cut_vim", networks: { n: { cidr: "10.0.0.0/24" } } }),
+      },
+      vnfs: {
+        hw: {
+          vim: "openstack_vim_osh",
+          package: HELLOWORLD3,
+          instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+          ext_networks: { ext9: "nowhere" },
+        },
+        bad: { vim: "openstack_vim_osh", package: HELLOWORLD3, instantiate_request: "test/fixtures/vnf/helloworld3_level1.json", ext_networks: ["ext0"] },
+      },
+    };
+    const structural = await loadStackSettings(raw, ROOT, "unit");
+    expect(structural.bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([
+      [
+        "CONFIG_UNKNOWN_KEY",
+        "pulumi-nfv:openstack_control_planes.osh.glance_images[0].size",
+        "unknown key 'glance_images[0].size' (expected name, file, disk_format)",
+      ],
+      ["CONFIG_FILE_MISSING", "pulumi-nfv:openstack_control_planes.osh.glance_images[0].file", "glance_images[0].file /nowhere.qcow2 does not exist"],
+      [
+        "CONFIG_MISSING_FIELD",
+        "pulumi-nfv:openstack_control_planes.osh.glance_images[1]",
+        "glance_images[1].name is required (the name packages look the image up by)",
+      ],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:openstack_control_planes.osh.networks.n.cidr", "networks.n.cidr must be an IPv4 range such as 10.10.0.0/24"],
+      ["CONFIG_BAD_TYPE", "pulumi-nfv:openstack_control_planes.osh.networks.m", "networks.m must be a mapping with cidr"],
+      ["CONFIG_BAD_VALUE", "pulumi-nfv:openstack_control_planes.cut.networks", "networks: the cloud holds them in neutron, which is not among its services"],
+      [
+        "CONFIG_BAD_TYPE",
+        "pulumi-nfv:vnfs.bad.ext_networks",
+        "ext_networks must map extVirtualLinks ids of the request to networks of the control plane the VNF runs on",
+      ],
+    ]);
+    // With the structure right, what the request and the control plane must have.
+    const fixed = {
+      ...raw,
+      openstackControlPlanes: { osh: entry({ networks: { "vnf-ext": { cidr: "10.10.0.0/24" } } }) },
+      vnfs: { hw: raw.vnfs.hw, onEdge: { ...raw.vnfs.hw, vim: "core", ext_networks: { ext0: "vnf-ext" } } },
+    };
+    const s = await loadStackSettings({ ...fixed, vims: { edge: K8S_VIM, core: OS_VIM } }, ROOT, "unit");
+    expect(s.bag.errors().map((d) => [d.code, d.path, d.message])).toEqual([
+      [
+        "CONFIG_BAD_VALUE",
+        "pulumi-nfv:vnfs.hw.ext_networks.ext9",
+        "ext_networks.ext9: the instantiate request has no extVirtualLinks entry 'ext9' (it has ext0)",
+      ],
+      [
+        "CONFIG_BAD_REFERENCE",
+        "pulumi-nfv:vnfs.hw.ext_networks.ext9",
+        "ext_networks.ext9: control plane 'osh' has no network 'nowhere' (its networks: vnf-ext)",
+      ],
+      [
+        "CONFIG_WRONG_VIM",
+        "pulumi-nfv:vnfs.onEdge.ext_networks",
+        "ext_networks name networks of a control plane of this stack: VNF 'onEdge' must be a VM VNF on a control plane's VIM (openstack_vim_osh)",
+      ],
+    ]);
+  });
+
   it("a registry VNF on the control plane's VIM is refused: registries come before the control planes", async () => {
     const reg = {
       vim: "openstack_vim_osh",
@@ -197,7 +294,34 @@ describe("the program registers a control plane", () => {
       vimName: "openstack_vim_osh",
       authUrl: "http://192.0.2.31:30500/v3",
       services: expect.arrayContaining(["keystone", "nova"]),
+      networkIds: {},
     });
     expect(JSON.stringify(out)).not.toContain(ADMIN);
+  });
+
+  it("a VM VNF's ext_networks: its link's ports on the control plane's network, not the request's resourceId", async () => {
+    pulumi.runtime.setAllConfig(
+      {
+        "pulumi-nfv:vims": JSON.stringify({ edge: K8S_VIM }),
+        "pulumi-nfv:openstack_control_planes": JSON.stringify({ osh: entry({ networks: { "vnf-ext": { cidr: "10.10.0.0/24" } } }) }),
+        "pulumi-nfv:vnfs": JSON.stringify({
+          hw: {
+            vim: "openstack_vim_osh",
+            package: HELLOWORLD3,
+            instantiate_request: "test/fixtures/vnf/helloworld3_level1.json",
+            ext_networks: { ext0: "vnf-ext" },
+          },
+        }),
+      },
+      ["pulumi-nfv:vims", "pulumi-nfv:openstack_control_planes"],
+    );
+    await program.deployStack();
+    await settle();
+    const ports = registered.filter((r) => r.type === "openstack:networking/port:Port" && r.name.startsWith("hw-"));
+    expect(ports.length).toBeGreaterThan(0);
+    const onExt = ports.filter((p) => p.inputs.networkId === "osh-network-vnf-ext-id");
+    expect(onExt.length).toBeGreaterThan(0);
+    expect(ports.filter((p) => p.inputs.networkId === "0f3e6a46-6a37-4d0f-9c51-1a8d0e2f7a11")).toEqual([]);
+    for (const p of ports) expect(p.provider, p.name).toMatch(/::osh-vim-provider::/);
   });
 });
