@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { checkNodeSelector } from "../components/openstack-control-plane/chart-values";
 import { selectServices, SERVICES, type Service } from "../components/openstack-control-plane/services";
-import { checkCloudResources, type CloudImage, type CloudNetwork } from "../components/openstack-control-plane/cloud-resources";
+import { cloudResourceProblems, type CloudImage, type CloudNetwork } from "../components/openstack-control-plane/cloud-resources";
 import { checkFile } from "../translators/user-file";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
@@ -136,17 +136,9 @@ export function readControlPlaneEntries(
     }
     const glanceImages = readGlanceImages(value.glance_images, projectRoot, at, bag);
     const networks = readNetworks(value.networks, at, bag);
-    if (glanceImages || networks) {
-      try {
-        checkCloudResources(services ?? [...SERVICES], glanceImages ?? [], networks ?? []);
-      } catch (e) {
-        bag.error(
-          "CONFIG_BAD_VALUE",
-          (e as Error).message.replace(/^glanceImages/, "glance_images"),
-          at([(e as Error).message.startsWith("networks") ? "networks" : "glance_images"]),
-        );
-      }
-    }
+    const configKey = { glanceImages: "glance_images", networks: "networks" } as const;
+    for (const { kind, message } of cloudResourceProblems(services ?? [...SERVICES], { glanceImages: glanceImages ?? [], networks: networks ?? [] }))
+      bag.error("CONFIG_BAD_VALUE", `${configKey[kind]}: ${message}`, at([configKey[kind]]));
     // The control plane registers an OpenStack VIM of that name: it must not shadow another VIM.
     if (vimNames.has(vimName))
       bag.error(

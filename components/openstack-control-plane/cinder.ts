@@ -163,6 +163,7 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
     { metadata: meta("cinder-bin", "config"), data: Object.fromEntries(SCRIPTS.map((f) => [f, readFileSync(path.join(SCRIPTS_DIR, f), "utf8")])) },
     opts,
   );
+  const rabbit = rabbitUrls(ns, ctx.password);
   const passwords = new k8s.core.v1.Secret(
     child("passwords"),
     {
@@ -170,8 +171,8 @@ export function deployCinder(name: string, s: CinderSettings, opts: pulumi.Custo
       stringData: {
         DB_ADMIN_PASSWORD: ctx.password("db:admin"),
         DB_PASSWORD: ctx.password("oslo_db:cinder"),
-        RABBITMQ_ADMIN_CONNECTION: rabbitUrls(ns, ctx.password).admin,
-        RABBITMQ_USER_CONNECTION: rabbitUrls(ns, ctx.password).user,
+        RABBITMQ_ADMIN_CONNECTION: rabbit.admin,
+        RABBITMQ_USER_CONNECTION: rabbit.user,
         OS_PASSWORD: ctx.adminPassword,
         SERVICE_PASSWORD: ctx.password("identity:cinder"),
       },

@@ -31,20 +31,25 @@ export interface CloudNetwork {
 /** The service each kind of resource needs, for the refusal of one asked for without it. */
 const HOLDER = { glanceImages: "glance", networks: "neutron" } as const satisfies Record<string, Service>;
 
-/** Refuses images without Glance, networks without Neutron, a name given twice (before anything is registered). */
-export function checkCloudResources(services: readonly Service[], images: readonly CloudImage[], networks: readonly CloudNetwork[]): void {
-  for (const [kind, list] of [
-    ["glanceImages", images],
-    ["networks", networks],
-  ] as const) {
+/**
+ * The problem of each kind, if any: images without Glance, networks without Neutron, a name given
+ * twice (checked before anything is registered; the stack config locates each at its own key).
+ */
+export function cloudResourceProblems(
+  services: readonly Service[],
+  resources: { glanceImages: readonly CloudImage[]; networks: readonly CloudNetwork[] },
+): { kind: keyof typeof HOLDER; message: string }[] {
+  return (Object.keys(HOLDER) as (keyof typeof HOLDER)[]).flatMap((kind) => {
+    const list = resources[kind];
     if (list.length > 0 && !services.includes(HOLDER[kind]))
-      throw new Error(`${kind}: the cloud holds them in ${HOLDER[kind]}, which is not among its services`);
+      return [{ kind, message: `the cloud holds them in ${HOLDER[kind]}, which is not among its services` }];
     // Their resource names are made of the names' slugs: two names of one slug would clash.
     const slugs = list.map((r) => slug(r.name));
     const twice = list.find((_, i) => slugs.indexOf(slugs[i]) !== i);
-    if (twice) throw new Error(`${kind}: '${twice.name}' is given twice (names are compared in lower case, other characters than letters and digits as '-')`);
-    if (slugs.some((n) => n === "")) throw new Error(`${kind}: a name needs a letter or digit`);
-  }
+    if (twice) return [{ kind, message: `'${twice.name}' is given twice (names are compared in lower case, other characters than letters and digits as '-')` }];
+    if (slugs.some((n) => n === "")) return [{ kind, message: "a name needs a letter or digit" }];
+    return [];
+  });
 }
 
 /** The images, public; each waits for `glance` (its gate). Returns their ids by name. */

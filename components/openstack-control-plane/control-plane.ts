@@ -15,7 +15,7 @@ import { passwordsFrom } from "./passwords";
 import { chartGate, gateAccount, skipAwait } from "./readiness";
 import { keepSecretsOut } from "./secret-rewrites";
 import { deployCinder } from "./cinder";
-import { checkCloudResources, createNetworks, uploadImages, type CloudImage, type CloudNetwork } from "./cloud-resources";
+import { cloudResourceProblems, createNetworks, uploadImages, type CloudImage, type CloudNetwork } from "./cloud-resources";
 import { NEEDS, selectServices, WITHOUT_CHART, type Service } from "./services";
 
 export interface ControlPlaneArgs {
@@ -93,7 +93,8 @@ export class ControlPlane extends pulumi.ComponentResource {
     // Checked before anything is registered: the services, and every chart's values.yaml.
     const services = selectServices(args.services);
     if (args.nodeSelector) checkNodeSelector(args.nodeSelector);
-    checkCloudResources(services, args.glanceImages ?? [], args.networks ?? []);
+    const [problem] = cloudResourceProblems(services, { glanceImages: args.glanceImages ?? [], networks: args.networks ?? [] });
+    if (problem) throw new Error(`${problem.kind}: ${problem.message}`);
     const charted = services.filter((s) => !WITHOUT_CHART.includes(s));
     const defaults = Object.fromEntries(charted.map((s) => [s, readChartDefaults(path.join(args.charts, s))]));
     super("nfv:openstack:ControlPlane", name, {}, opts);

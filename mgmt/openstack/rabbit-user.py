@@ -3,7 +3,7 @@
 RabbitMQ's management API: what helm-toolkit's rabbit-init.sh does with rabbitmqadmin, without a
 password on a command line.
 
-Runs as the charts' rabbit-init.sh (components/openstack-control-plane/chart-scripts.ts) and in
+Runs as the charts' rabbit-init.sh (components/openstack-control-plane/secret-rewrites.ts) and in
 Cinder's Job (cinder.ts), from the environment helm-toolkit's rabbit-init Jobs give, the URLs from
 a Secret:
   RABBITMQ_ADMIN_CONNECTION          the management API with the administrator, http://user:password@host:15672
