@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import * as k8s from "@pulumi/kubernetes";
+import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { stringify } from "yaml";
 import { OpenStackVim } from "../vim/openstack-vim";
@@ -70,6 +71,11 @@ export interface ControlPlaneArgs {
 /** The region Keystone is bootstrapped with (the charts' `RegionOne`). */
 const REGION = "RegionOne";
 
+/** `value` once every one of `these` is known, and depending on the resources they come from. */
+function after(these: pulumi.Output<unknown>[], value: pulumi.Output<string>): pulumi.Output<string> {
+  return pulumi.all([value, ...these]).apply(([v]) => v);
+}
+
 /** An OpenStack control plane on Kubernetes, registered as an OpenStack VIM. */
 export class ControlPlane extends pulumi.ComponentResource {
   /** The services deployed, in the order they came up. */
@@ -80,7 +86,7 @@ export class ControlPlane extends pulumi.ComponentResource {
   readonly ready: Partial<Record<Service, k8s.batch.v1.Job>>;
   /** Keystone's public URL: `http://<publicHost>:30500/v3`. */
   readonly authUrl: pulumi.Output<string>;
-  /** The new cloud as a VIM: its provider deploys VM VNFs on it. Registered once Keystone answers. */
+  /** The new cloud as a VIM: its provider deploys VM VNFs on it, configured once every service is ready and `glanceImages` and `networks` exist. */
   readonly vim: OpenStackVim;
   /** Tacker's `vim-config.yaml` for this cloud (secret: it holds the admin password). */
   readonly vimConfig: pulumi.Output<string>;
@@ -144,16 +150,35 @@ export class ControlPlane extends pulumi.ComponentResource {
     }
 
     this.authUrl = pulumi.interpolate`http://${args.publicHost}:${PUBLIC_APIS.identity.nodePort}/v3`;
+    // What the cloud starts with is made as admin through a provider of its own, each after its
+    // service's gate (selectServices requires keystone).
+    const setup = new openstack.Provider(
+      `${name}-setup`,
+      {
+        authUrl: after([this.ready.keystone!.id], this.authUrl),
+        userName: "admin",
+        password: ctx.adminPassword,
+        tenantName: "admin",
+        projectDomainName: "Default",
+        userDomainName: "Default",
+        region: REGION,
+      },
+      { parent: this },
+    );
+    const onTheCloud = { parent: this, provider: setup };
+    this.imageIds = uploadImages(name, args.glanceImages ?? [], this.ready.glance!, onTheCloud);
+    this.networkIds = createNetworks(name, args.networks ?? [], this.ready.neutron!, onTheCloud);
+    // The VIM's provider is configured only once every service's gate passed and those resources
+    // exist: whatever is deployed on it (a flavor, a port, an image looked up by name) never reaches
+    // a service still coming up, though the whole loop runs in one `up`. A dependsOn would not do:
+    // it holds the component, not its provider, and not the invokes made through the provider.
+    const cloudReady = [...Object.values(this.ready).map((gate) => gate.id), ...Object.values(this.imageIds), ...Object.values(this.networkIds)];
     const vimName = args.vimName ?? `openstack_vim_${name}`;
     this.vim = new OpenStackVim(
       `${name}-vim`,
-      { authUrl: this.authUrl, username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION, vimName },
-      // selectServices requires keystone.
-      { parent: this, dependsOn: [this.ready.keystone!] },
+      { authUrl: after(cloudReady, this.authUrl), username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION, vimName },
+      { parent: this },
     );
-    const onTheCloud = { parent: this, provider: this.vim.provider };
-    this.imageIds = uploadImages(name, args.glanceImages ?? [], this.ready.glance!, onTheCloud);
-    this.networkIds = createNetworks(name, args.networks ?? [], this.ready.neutron!, onTheCloud);
     this.vimConfig = pulumi.secret(
       pulumi.all([this.authUrl, ctx.adminPassword]).apply(([authUrl, password]) =>
         stringify({

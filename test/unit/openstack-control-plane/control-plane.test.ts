@@ -126,8 +126,7 @@ describe("ControlPlane", () => {
     const c = new cp.ControlPlane("osh", args());
     await settle();
     expect(await valueOf(c.authUrl)).toBe("http://192.0.2.21:30500/v3");
-    const provider = registered.find((r) => r.type === "pulumi:providers:openstack");
-    expect(provider?.name).toBe("osh-vim-provider");
+    const provider = registered.find((r) => r.type === "pulumi:providers:openstack" && r.name === "osh-vim-provider");
     expect(provider?.inputs).toMatchObject({ authUrl: "http://192.0.2.21:30500/v3", userName: "admin", tenantName: "admin", region: "RegionOne" });
     expect(plain(provider?.inputs.password)).toBe("admin-password-1");
     expect(pulumi.Output.isInstance(c.vimConfig)).toBe(true);
@@ -145,7 +144,7 @@ describe("ControlPlane", () => {
     expect(await valueOf(c.vim.vimRecord.apply((r) => r.name))).toBe("openstack_vim_osh");
   });
 
-  it("images and networks in the new cloud, on its VIM's provider: public images by name, shared networks with their subnet", async () => {
+  it("images and networks in the new cloud, through its setup provider: public images by name, shared networks with their subnet", async () => {
     const c = new cp.ControlPlane("osh", {
       ...args(),
       glanceImages: [
@@ -162,7 +161,7 @@ describe("ControlPlane", () => {
       ["openstack:networking/network:Network", "osh-network-vnf-ext"],
       ["openstack:networking/subnet:Subnet", "osh-subnet-vnf-ext"],
     ]);
-    for (const r of onCloud) expect(r.provider, r.name).toMatch(/::osh-vim-provider::/);
+    for (const r of onCloud) expect(r.provider, r.name).toMatch(/::osh-setup::/);
     expect(onCloud[0].inputs).toMatchObject({
       name: "Software of VDU1",
       localFilePath: "/images/vdu1.qcow2",
@@ -175,6 +174,22 @@ describe("ControlPlane", () => {
     expect(onCloud[3].inputs).toMatchObject({ name: "vnf-ext", networkId: "osh-network-vnf-ext-id", cidr: "10.10.0.0/24", ipVersion: 4 });
     expect(await valueOf(c.networkIds["vnf-ext"])).toBe("osh-network-vnf-ext-id");
     expect(await valueOf(c.imageIds["VirtualStorage"])).toBe("osh-image-virtualstorage-id");
+    // The setup provider once Keystone is up; the VIM's once every gate passed and every image and network exists.
+    const setup = registered.find((r) => r.type === "pulumi:providers:openstack" && r.name === "osh-setup");
+    expect(setup?.inputs).toMatchObject({ authUrl: "http://192.0.2.21:30500/v3", userName: "admin", tenantName: "admin", region: "RegionOne" });
+    const dependencies = async (o: pulumi.Output<unknown>) =>
+      [...(await (o as unknown as { allResources(): Promise<Set<pulumi.Resource>> }).allResources())]
+        .map((r) => (r as unknown as { __name: string }).__name)
+        .sort();
+    expect(await dependencies(c.vim.endpoint)).toEqual(
+      [
+        ...Object.keys(c.ready).map((s) => `osh-${s}-ready`),
+        "osh-image-software-of-vdu1",
+        "osh-image-virtualstorage",
+        "osh-network-vnf-ext",
+        "osh-subnet-vnf-ext",
+      ].sort(),
+    );
   });
 
   it("images without Glance, networks without Neutron, a name twice: refused, nothing registered", async () => {
