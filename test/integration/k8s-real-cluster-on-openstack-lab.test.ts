@@ -30,26 +30,22 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
-import { kubernetesPackage } from "../fixtures/kubernetes-package";
-import { canary, openLocalStack, outputIsSecretInState, ROOT, runNfv, until, type LocalStack } from "./harness";
-import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
+import { canary, outputIsSecretInState, ROOT, runNfv, until, type LocalStack } from "./harness";
+import { inHost as inLabHost, kubectlWith, logNodeMemory, nodeOf, openClusterLab, POD_CIDR, type ClusterLab, type Server } from "./lab/cluster-lab";
+import { labResources, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
-const NODE_IMAGE = "Image for kubernetes node";
-const NODES = path.join(ROOT, "lab/nodes");
 const VNF = "k8sr";
 const REGISTRY = "k8sreg";
-/** master_node.pod_cidr of the request file. */
-const POD_CIDR = "192.168.0.0/16";
 
+let lab: ClusterLab | undefined;
 let labEnv: LabFacts = {};
 let work = "";
 let local: LocalStack | undefined;
@@ -58,15 +54,8 @@ let registry = "";
 let podnetImage = "";
 let nginxImage = "";
 const { timings, timed } = timer();
-const os = <T>(...args: string[]) => openstackCli<T>(labEnv, args, "oslab-admin");
-
-interface Server {
-  ID: string;
-  Name: string;
-  Status: string;
-  Networks: Record<string, string[]>;
-}
-const servers = (prefix: string) => os<Server[]>("server", "list", "--all-projects", "--long").filter((s) => s.Name.startsWith(`${prefix}-`));
+const os = <T>(...args: string[]) => lab!.os<T>(...args);
+const servers = (prefix: string) => lab!.servers(prefix);
 
 const ports = (prefix: string) =>
   os<{ Name: string }[]>("port", "list")
@@ -105,26 +94,7 @@ function leftovers(serverIds: string[], cgroups: string[]): string[] {
   ];
 }
 
-/** The numbers issue 20 asks for: the memory of each node (its cgroup: every process of the "VM") and in all. */
-function logMemory(ours: Server[]): void {
-  let rss = 0;
-  let cache = 0;
-  for (const s of ours) {
-    const cgroup = readFileSync(path.join(labEnv.state_dir, "nodes", nodeOf(s), "cgroups"), "utf8")
-      .split("\n")
-      .find((l) => l.includes("/memory/"))!;
-    const stat = Object.fromEntries(
-      readFileSync(path.join(cgroup, "memory.stat"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => l.split(" ")),
-    );
-    rss += Number(stat.total_rss);
-    cache += Number(stat.total_cache);
-    console.log(`memory ${s.Name}: rss ${Math.round(Number(stat.total_rss) / 1048576)} MiB, page cache ${Math.round(Number(stat.total_cache) / 1048576)} MiB`);
-  }
-  console.log(`memory of the ${ours.length} nodes: rss ${Math.round(rss / 1048576)} MiB, page cache ${Math.round(cache / 1048576)} MiB`);
-}
+const logMemory = (ours: Server[]) => logNodeMemory(labEnv, ours);
 
 /** systemd as PID 1, nothing in /usr/local (where the lab's stand-ins went, first on sudo's PATH), the packages' kubeadm and kubelet. */
 function expectRealNode(s: Server): void {
@@ -166,34 +136,11 @@ function allReady(names: string[], seconds = 600): Promise<NodeView[]> {
   });
 }
 
-/** The lab node of a server (lab/openstack/vmhost-agent names it vmh-<first 8 of the id>). */
-const nodeOf = (s: Server) => `vmh-${s.ID.slice(0, 8)}`;
-/** Runs a command in a VM host, as root, as SSH + sudo would (lab/nodes/node exec). */
-function inHost(s: Server, ...cmd: string[]): string {
-  return execFileSync(path.join(NODES, "node"), ["exec", nodeOf(s), ...cmd], {
-    env: { ...process.env, NFV_LAB_STATE: labEnv.state_dir },
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-  });
-}
+const inHost = (s: Server, ...cmd: string[]) => inLabHost(labEnv, s, ...cmd);
 
 /** kubectl on this machine with the cluster VIM's kubeconfig (the stack's `kubeconfigs` output). */
 let kubeconfigFile = "";
-function kubectl(...args: string[]): string {
-  const bin = path.join(process.env.NFV_CACHE ?? path.join(process.env.HOME ?? "/root", ".cache/pulumi-nfv"), "k8s/kubectl-v1.34.4/bin/kubectl");
-  return execFileSync(bin, ["--kubeconfig", kubeconfigFile, "--request-timeout=20s", ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
-}
-
-/** The node image's package versions (/etc/nfv-node-image), which the cluster pins. */
-function imageVersions(): Record<string, string> {
-  const image = execFileSync(path.join(NODES, "image"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-  return Object.fromEntries(
-    readFileSync(path.join(image, "etc/nfv-node-image"), "utf8")
-      .split("\n")
-      .filter((l) => l.includes("="))
-      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-  );
-}
+const kubectl = (...args: string[]) => kubectlWith(kubeconfigFile, ...args);
 
 /**
  * The HA cluster's site settings (the complex request's proxy and HTTPS registry), on addresses of
@@ -212,24 +159,10 @@ const SITE = {
 const HTTP_PROXY = `http://user1:${SITE.proxyPasswordHttp}@${SITE.proxyIp}:3128` as ProxyUrl;
 const HTTPS_PROXY = `https://user2:${SITE.proxyPasswordHttps}@${SITE.proxyIp}:3129` as ProxyUrl;
 
-/**
- * A flavour's request on the lab network, its VIM named `vimName`, without the seed's registry (the
- * registry VNF is given instead) and Helm script (the fixture's is not Helm: issue 25). `site`: the
- * proxy and HTTPS registry above instead of the seed's; without it, none.
- */
+/** A flavour's request (ClusterLab.clusterRequest); `site`: the proxy and HTTPS registry above instead of the seed's; without it, none. */
 function clusterRequest(fixture: string, vimName: string, site = false): string {
-  const text = readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster", fixture), "utf8").replace(/\s#[^\n]*/g, "");
-  const r = JSON.parse(text) as {
-    flavourId: string;
-    extVirtualLinks: { resourceId: string }[];
-    additionalParams: { k8s_cluster_installation_param: Record<string, unknown> };
-  };
-  for (const l of r.extVirtualLinks) l.resourceId = labResources(labEnv)["network.lab-net"];
-  const install = r.additionalParams.k8s_cluster_installation_param;
-  delete install.helm_installation_script_path;
-  delete install.proxy;
-  delete install.private_registry_connection_info;
-  if (site) {
+  return lab!.clusterRequest(fixture, vimName, (install) => {
+    if (!site) return;
     install.proxy = { http_proxy: HTTP_PROXY, https_proxy: HTTPS_PROXY, no_proxy: "10.0.0.1", k8s_node_cidr: "10.10.0.0/24" };
     install.private_registry_connection_info = [
       {
@@ -241,121 +174,31 @@ function clusterRequest(fixture: string, vimName: string, site = false): string 
         hosts_string: `${SITE.httpsRegistryIp} ${SITE.httpsRegistry.split(":")[0]}`,
       },
     ];
-  }
-  install.vim_name = vimName;
-  const out = path.join(work, `${r.flavourId}.json`);
-  writeFileSync(out, JSON.stringify(r, null, 2));
-  return out;
+  });
 }
 
-function registryRequest(): string {
-  const seed = readFileSync(path.join(ROOT, "test/fixtures/vnf/private_registry_param_file.json"), "utf8").replace(/\s#[^\n]*/g, "");
-  const r = JSON.parse(seed) as {
-    extVirtualLinks: { resourceId: string }[];
-    additionalParams: { private_registry_installation_param: Record<string, unknown> };
-  };
-  for (const l of r.extVirtualLinks) l.resourceId = labResources(labEnv)["network.lab-net"];
-  delete r.additionalParams.private_registry_installation_param.proxy;
-  const out = path.join(work, "registry.json");
-  writeFileSync(out, JSON.stringify(r, null, 2));
-  return out;
-}
-
-const set = (k: string, v: string) => stack.setConfig(`pulumi-nfv:${k}`, { value: v }, true);
-/** The VNF's hosts reached as user ubuntu with this file's key pair. */
-async function setSsh(v: string): Promise<void> {
-  await set(`${v}.ssh.user`, "ubuntu");
-  await set(`${v}.ssh.private_key_file`, path.join(work, "id_ed25519"));
-  await set(`${v}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+const set = (k: string, v: string) => lab!.set(k, v);
+const addCluster = (vnf: string, request: string) => lab!.addCluster(vnf, request);
+/** kubectl from now on through this VIM's kubeconfig (the stack's `kubeconfigs` output). */
+async function useKubeconfig(vimName: string): Promise<void> {
+  kubeconfigFile = await lab!.kubeconfigOf(vimName);
 }
 
 beforeAll(async () => {
   if (!enabled) return;
-  work = mkdtempSync(path.join(tmpdir(), "nfv-it-k8sr-"));
-  labEnv = labUp();
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "it-k8sr", "-f", path.join(work, "id_ed25519")]);
-  // The package as the operator's site has it: its VDUs on the site's Kubernetes node image.
-  cpSync(kubernetesPackage(), path.join(work, "package"), { recursive: true });
-  for (const flavour of ["simple", "podaffinity", "complex"]) {
-    const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
-    writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
-  }
+  lab = await openClusterLab({ stackName: "it-k8s-real", registryVnf: REGISTRY, flavours: ["simple", "podaffinity", "complex"], timed });
+  ({ labEnv, work, local, stack, registry } = lab);
   // The HTTPS registry's CA, shipped in the package (certificate_path).
   mkdirSync(path.join(work, "package/Files"));
   cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), path.join(work, "package/Files/registry-ca.crt"));
-  // The images, built from source once (cached), before anything is deployed.
-  await timed("images built or found", () => execFileSync(path.join(NODES, "k8s-images"), { stdio: ["ignore", "ignore", "inherit"] }));
-
-  local = await openLocalStack({ stackName: "it-k8s-real" });
-  stack = local.stack;
-  await set("vims.lab.file", labEnv.vim_config);
-  const r = `vnfs.${REGISTRY}`;
-  await set(`${r}.vim`, "lab");
-  await set(`${r}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
-  await set(`${r}.instantiate_request`, registryRequest());
-  await set(`${r}.mode`, "native");
-  await setSsh(r);
-  await timed("registry up", () => stack.up({ color: "never" }));
-  const [reg] = servers(REGISTRY);
-  registry = `${Object.values(reg.Networks)[0][0]}:5000`;
-  const pushed = await timed("images pushed", () =>
-    execFileSync(path.join(NODES, "push-images"), [registry, "--insecure"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
-  );
-  podnetImage =
-    pushed
-      .split("\n")
-      .map((l) => l.split(" ")[1])
-      .find((ref) => ref?.startsWith(`${registry}/podnet:`)) ?? "";
-  nginxImage =
-    pushed
-      .split("\n")
-      .map((l) => l.split(" ")[1])
-      .find((ref) => ref?.startsWith(`${registry}/nginx:`)) ?? "";
-  expect(podnetImage, pushed).not.toBe("");
-  expect(nginxImage, pushed).not.toBe("");
+  podnetImage = lab.pushedImage("podnet");
+  nginxImage = lab.pushedImage("nginx");
+  expect(nginxImage, lab.pushed).not.toBe("");
 
   await addCluster(VNF, clusterRequest("private_registry_kubernetes_param_file.json", "kubernetes_vim"));
   await timed("cluster up", () => stack.up({ color: "never" }));
   await useKubeconfig("kubernetes_vim");
 }, 3_600_000);
-
-/** The pod network's DaemonSet (lab/nodes/podnet) with its image from the registry VNF and the request's pod CIDR. */
-function podnetManifest(podCidr: string): string {
-  const text = readFileSync(path.join(NODES, "podnet/podnet.yaml"), "utf8");
-  const out = path.join(work, "podnet.yaml");
-  writeFileSync(out, text.replaceAll("@PODNET_IMAGE@", podnetImage).replaceAll("@POD_SUBNET@", podCidr));
-  return out;
-}
-
-/** A K8sCluster VNF of kubernetes_vnf_package in the stack: the node image's pinned versions, every image from the registry VNF. */
-async function addCluster(vnf: string, request: string): Promise<void> {
-  const v = `vnfs.${vnf}`;
-  const versions = imageVersions();
-  await set(`${v}.vim`, "lab");
-  await set(`${v}.package`, path.join(work, "package"));
-  await set(`${v}.instantiate_request`, request);
-  await setSsh(v);
-  const cluster: Record<string, string> = {
-    kubernetes_version: versions.k8s_version.replace(/^v/, ""),
-    kubernetes_package_version: versions.kubeadm,
-    containerd_package_version: versions.containerd,
-    etcd_client_package_version: versions["etcd-client"],
-    sandbox_image: `${registry}/pause:3.10.1`,
-    image_repository: registry,
-    cni_manifest: podnetManifest(POD_CIDR),
-    // The conntrack table size is host-wide: a lab node (a container) cannot set it (kind's setting).
-    kube_proxy_conntrack_max_per_core: "0",
-  };
-  for (const [k, val] of Object.entries(cluster)) await set(`${v}.cluster.${k}`, val);
-  await set(`${v}.cluster.private_registries[0]`, REGISTRY);
-}
-
-/** kubectl from now on through this VIM's kubeconfig (the stack's `kubeconfigs` output). */
-async function useKubeconfig(vimName: string): Promise<void> {
-  const outs = await stack.outputs();
-  kubeconfigFile = path.join(work, `${vimName}.kubeconfig`);
-  writeFileSync(kubeconfigFile, (outs.kubeconfigs.value as Record<string, string>)[vimName], { mode: 0o600 });
-}
 
 afterAll(async () => {
   console.log(`timings (s): ${JSON.stringify(timings)}`);
@@ -364,8 +207,7 @@ afterAll(async () => {
   if (stack) await stack.destroy({ color: "never" }).catch((e) => console.log(`destroy: ${String(e)}`));
   await stack?.workspace.removeStack("it-k8s-real").catch(() => undefined);
   rmSync(path.join(ROOT, "stacks/Pulumi.it-k8s-real.yaml"), { force: true });
-  local?.dispose();
-  if (work) rmSync(work, { recursive: true, force: true });
+  lab?.dispose();
   if (helmPkg) rmSync(helmPkg, { recursive: true, force: true });
 }, 1_200_000);
 
