@@ -750,6 +750,7 @@ describe.skipIf(!enabled)("the simple cluster removed from the stack", () => {
 });
 
 describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server groups, workers labelled with their compute host", () => {
+  // Five nodes' up or heal, then up to 600 s for them Ready (and 300 s for etcd): more than vitest's default 600 s.
   it("up: 5 nodes Ready on real nodes, every image from the registry VNF", async () => {
     await addCluster(PA, clusterRequest("podaffinity_request.json", PA_VIM));
     // The lab has two compute hosts: three masters fit only a soft policy; the two workers keep Tacker's hard one.
@@ -763,7 +764,7 @@ describe.skipIf(!enabled)("a real cluster of the podaffinity flavour: server gro
       expectImagesFromRegistry(s);
     }
     logMemory(ours);
-  });
+  }, 1_200_000);
 
   it("a server group per role through the API with its members; the workers on different compute hosts, each labelled with its own host and zone; the masters not", () => {
     const groups = serverGroups(PA);
@@ -862,6 +863,7 @@ function vipHolders(vip: string): string[] {
 
 describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP with keepalived and HAProxy, real etcd", () => {
   let vip = "";
+  // Five nodes' up or heal, then up to 600 s for them Ready (and 300 s for etcd): more than vitest's default 600 s.
   it("up: 5 nodes Ready, 3 of them control plane; the API on the VIP; 3 healthy etcd members; the VIP on one master", async () => {
     await addCluster(HA, clusterRequest("complex_request.json", HA_VIM, true));
     await timed("complex up", () => stack.up({ color: "never" }));
@@ -897,7 +899,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     const cert = inHost(haServer("masterNode-0"), "cat", "/etc/kubernetes/pki/apiserver.crt");
     expect(execFileSync("openssl", ["x509", "-noout", "-ext", "subjectAltName"], { input: cert, encoding: "utf8" })).toContain(`IP Address:${vip}`);
     expect(await outputIsSecretInState(stack, "kubeconfigs", HA_VIM)).toBe(true);
-  });
+  }, 1_200_000);
 
   it("the site's proxy and HTTPS registry on every node, byte for byte what the cluster generates; NO_PROXY let every pull reach the registry VNF", async () => {
     const registryIp = registry.split(":")[0];
@@ -954,6 +956,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     for (const m of MASTERS) expect(inHost(haServer(m), "cat", "/etc/haproxy/haproxy.cfg").match(/^ +server /gm), m).toHaveLength(3);
   });
 
+  // Five nodes' up or heal, then up to 600 s for them Ready (and 300 s for etcd): more than vitest's default 600 s.
   it("nfv heal of the whole VNF: every server new, a new cluster (a new CA in the VIM), 5 nodes Ready, 3 healthy members", async () => {
     const before = Object.fromEntries(haServers.map((s) => [s.Name, s.ID]));
     const caBefore = /certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1];
@@ -977,7 +980,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     expect(/certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfigFile, "utf8"))![1]).not.toBe(caBefore);
     await allReady(HA_NODES);
     expect(await until("3 healthy etcd members", 300, () => healthyMembers(haServer("masterNode-0")))).toEqual(HA_NODES.slice(0, 3));
-  });
+  }, 1_200_000);
 });
 
 describe.skipIf(!enabled)("destroy", () => {
