@@ -46,8 +46,8 @@ const has = (...these: Service[]) => these.every((s) => services.includes(s));
 /** helloworld3 needs them all: flavors and servers, its networks and ports, its images, its volume. */
 const withVnf = has("nova", "neutron", "glance", "cinder");
 
-const adminPassword = canary("osh admin password");
-const passwordSeed = canary("osh password seed");
+const adminPassword = canary("osh-admin-password");
+const passwordSeed = canary("osh-password-seed");
 for (const d of derivedPasswords(passwordSeed)) registerSecret(`osh ${d.purpose}`, d.password);
 
 let lab: ClusterLab | undefined;
