@@ -219,19 +219,18 @@ describe.skipIf(!enabled)(`an OpenStack control plane (${services.join(", ")}) o
     300_000,
   );
 
-  it.skipIf(!has("cinder"))(
-    `Cinder makes an empty volume${has("glance") ? " and one from a Glance image" : ""}, available, then deletes them`,
+  // With Glance: the openstack CLI looks up the image service's endpoint before every volume
+  // create, even an empty one, and fails without it (this file's run without Glance, 2026-12-07).
+  it.skipIf(!has("cinder", "glance"))(
+    "Cinder makes an empty volume and one from a Glance image, both available, then deletes them",
     async () => {
-      const made = ["it-empty"];
+      const made = ["it-empty", "it-from-image"];
       cloud("volume", "create", "--size", "1", "it-empty");
-      if (has("glance")) {
-        cloud("volume", "create", "--size", "1", "--image", VNF_IMAGES[0], "it-from-image");
-        made.push("it-from-image");
-      }
+      cloud("volume", "create", "--size", "1", "--image", VNF_IMAGES[0], "it-from-image");
       const status = (name: string) => cloud<{ status: string }>("volume", "show", name).status;
-      await timed("volumes available", () => until(`${made.join(", ")} available`, 300, () => made.every((v) => status(v) === "available")));
+      await timed("volumes available", () => until("both volumes available", 300, () => made.every((v) => status(v) === "available")));
       for (const v of made) cloud("volume", "delete", v);
-      await until("the volumes gone", 120, () => cloud<{ Name: string }[]>("volume", "list").every((v) => !v.Name.startsWith("it-")));
+      await until("both volumes gone", 120, () => cloud<{ Name: string }[]>("volume", "list").every((v) => !v.Name.startsWith("it-")));
     },
     900_000,
   );
