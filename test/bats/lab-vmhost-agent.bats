@@ -1,54 +1,67 @@
 #!/usr/bin/env bats
 # The lab's VM-host agent (lab/openstack/vmhost-agent) with Nova's list and the host operations
-# replaced by fakes: its reaper removes a deleted, rebuilding or rebuilt server's host while the
-# loop is busy making another, never a host the loop is working on; and removed hosts leave the
-# network first, all of them before any is torn down.
+# replaced by fakes, and the lab driver's request to it (lab/openstack/lib/nova_compute.py) over its
+# real socket: Nova's destroy gets its answer only once the host is gone, also while the loop is busy
+# making another host, and waits while the loop works on that host; the loop makes no host for a
+# destroyed server until a rebuild launches it anew; the loop's backstop removes the hosts of
+# servers gone without a destroy; removed hosts leave the network first, all of them before any is
+# torn down.
 
 AGENT="$BATS_TEST_DIRNAME/../../lab/openstack/vmhost-agent"
+DRIVER="$BATS_TEST_DIRNAME/../../lab/openstack/lib/nova_compute.py"
+OLD=11111111-1111-4111-8111-111111111111
+OTHER=22222222-2222-4222-8222-222222222222
 
 # Runs a Python body with `agent` (an Agent on a temporary state dir, openstack and keystoneauth
-# stubbed out) and `vmhost` (the module) defined.
+# stubbed out), `vmhost` and `driver` (the two modules), `ask(sid)` (the driver's destroy request on
+# the agent's socket), `live(sid, launched_at)` (a live server as Nova lists it), OLD and OTHER
+# (server ids) defined.
 agent_py() {
-  NFV_LAB_ROOTFS=/nonexistent python3 - "$AGENT" "$BATS_TEST_TMPDIR" "$1" <<'EOF'
+  NFV_LAB_ROOTFS=/nonexistent python3 - "$AGENT" "$DRIVER" "$BATS_TEST_TMPDIR" "$1" <<'EOF'
 import importlib.machinery, importlib.util, os, sys, types
 for name in ("openstack", "keystoneauth1", "keystoneauth1.session", "keystoneauth1.identity", "keystoneauth1.identity.v3"):
     sys.modules[name] = types.ModuleType(name)
 sys.modules["keystoneauth1"].session = sys.modules["keystoneauth1.session"]
 sys.modules["keystoneauth1.identity"].v3 = sys.modules["keystoneauth1.identity.v3"]
-loader = importlib.machinery.SourceFileLoader("vmhost", sys.argv[1])
-vmhost = importlib.util.module_from_spec(importlib.util.spec_from_loader("vmhost", loader))
-loader.exec_module(vmhost)
-agent = vmhost.Agent(sys.argv[2])
-exec(sys.argv[3])
+def load(name, path):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(module)
+    return module
+vmhost, driver = load("vmhost", sys.argv[1]), load("nova_compute", sys.argv[2])
+state = sys.argv[3]
+os.makedirs(os.path.join(state, "run"), exist_ok=True)
+agent = vmhost.Agent(state)
+ask = lambda sid: driver.ask_agent({"destroy": sid}, os.path.join(state, "run", "vmhost-agent.sock"), 30)
+live = lambda sid, at: {"id": sid, "status": "ACTIVE", "OS-SRV-USG:launched_at": at, "addresses": {}}
+OLD, OTHER = os.environ["OLD"], os.environ["OTHER"]
+exec(sys.argv[4])
 EOF
 }
+export OLD OTHER
 
-# The reaper against a loop busy making another host, while Nova does CHANGE (Python on the dict
-# `nova`) to server "old".
-reap_while_making() {
-  CHANGE="$1" agent_py '
-import os, shutil, threading
+@test "vmhost-agent: Nova's destroy is answered once the host is gone, while the loop is still making another host" {
+  run agent_py '
+import shutil, threading
 making, removed = threading.Event(), threading.Event()
-live = lambda sid, at: {"id": sid, "status": "ACTIVE", "OS-SRV-USG:launched_at": at, "addresses": {}}
-nova = {"old": live("old", "t0"), "other": live("other", "t1")}
-os.makedirs(agent.hdir("old"))
-agent.save({"server_id": "old", "launched_at": "t0", "node": "vmh-old", "ssh_ready": True, "ports": [], "volumes": {}})
-agent.connection = lambda: object()
+nova = {OLD: live(OLD, "2026-12-07T03:00:00.000000"), OTHER: live(OTHER, "2026-12-07T03:00:05.000000")}
+os.makedirs(agent.hdir(OLD))
+agent.save({"server_id": OLD, "launched_at": nova[OLD]["OS-SRV-USG:launched_at"], "node": "vmh-old", "ssh_ready": True, "ports": [], "volumes": {}})
 agent.servers = lambda conn=None: list(nova.values())
 agent.guard_subnets = lambda: None
 def create(s):
-    # The slow part of the loop (a node boots for tens of seconds): it ends once the reaper has
-    # removed the deleted host, or after 30 s.
+    # The slow part of the loop (a node boots for tens of seconds): it ends once the destroy has
+    # removed the old host, or after 30 s.
     making.set()
     removed.wait(30)
     raise RuntimeError("stop here")
 agent.create = create
 def destroy(sid):
-    print("destroyed", sid, "while making", "yes" if making.is_set() and not removed.is_set() else "no")
+    print("host of", sid[:8], "destroyed while making:", making.is_set() and not removed.is_set())
     shutil.rmtree(agent.hdir(sid))
     removed.set()
 agent.destroy = destroy
-threading.Thread(target=agent.reaper, args=(0.1,), daemon=True).start()
+requests = agent.serve()
 def run_loop():
     try:
         agent.sync()
@@ -57,69 +70,119 @@ def run_loop():
 loop = threading.Thread(target=run_loop)
 loop.start()
 assert making.wait(30), "the loop never made a host"
-exec(os.environ["CHANGE"])  # while the loop is busy with "other"
+print("answer:", ask(OLD))
+print("host left at the answer:", os.path.exists(agent.hdir(OLD)))
 loop.join(60)
-agent.stop = True
-print("host left:", os.path.exists(agent.hdir("old")))
+requests.shutdown()
 '
-}
-
-# What reap_while_making printed: the old host destroyed once, while the loop was still making the
-# other, and gone; then the loop's own end.
-old_host_reaped_while_making() {
   echo "$output"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"destroyed old while making yes"* ]]
+  [[ "$output" == *"server $OLD destroyed by nova-compute: its host goes"* ]]
+  [[ "$output" == *"host of 11111111 destroyed while making: True"* ]]
+  [[ "$output" == *"answer: {'ok': True}"* ]]
+  [[ "$output" == *"host left at the answer: False"* ]]
   [[ "$output" == *"loop: stop here"* ]]
-  [[ "$output" == *"host left: False"* ]]
-  [ "$(grep -c destroyed <<<"$output")" -eq 1 ]
+  [ "$(grep -c "host of" <<<"$output")" -eq 1 ]
 }
 
-@test "vmhost-agent: a deleted server's host goes while the loop is still making another host" {
-  run reap_while_making 'del nova["old"]'
-  old_host_reaped_while_making
-  [[ "$output" == *"server old deleted: its host goes"* ]]
-}
-
-@test "vmhost-agent: a rebuilt server's host (a new launched_at) goes while the loop is still making another host" {
-  run reap_while_making 'nova["old"]["OS-SRV-USG:launched_at"] = "t2"'
-  old_host_reaped_while_making
-  [[ "$output" == *"server old rebuilt: its host goes"* ]]
-}
-
-@test "vmhost-agent: a server being rebuilt (status REBUILD, launched_at not yet new) loses its host while the loop is still making another host" {
-  run reap_while_making 'nova["old"]["status"] = "REBUILD"'
-  old_host_reaped_while_making
-  [[ "$output" == *"server old REBUILD: its host goes"* ]]
-}
-
-@test "vmhost-agent: the reaper leaves a host the loop has claimed, and takes it once released" {
+@test "vmhost-agent: Nova's destroy waits while the loop has the host claimed, and takes it once released" {
   run agent_py '
-import os, time
-os.makedirs(agent.hdir("gone"))
-agent.connection = lambda: object()
-agent.servers = lambda conn=None: []
+import threading, time
+os.makedirs(agent.hdir(OLD))
 seen = []
 def destroy(sid):
-    seen.append(sid)
+    seen.append(sid[:8])
     os.rmdir(agent.hdir(sid))
-    agent.stop = True
 agent.destroy = destroy
-assert agent.claim("gone")
-assert not agent.claim("gone"), "claimed twice"
-import threading
-t = threading.Thread(target=agent.reaper, args=(0.1,), daemon=True)
+requests = agent.serve()
+assert agent.claim(OLD)
+assert not agent.claim(OLD), "claimed twice"
+answers = []
+t = threading.Thread(target=lambda: answers.append(ask(OLD)))
 t.start()
 time.sleep(1)
-print("while claimed:", seen)
-agent.release("gone")
+print("while claimed:", seen, answers)
+agent.release(OLD)
 t.join(10)
-print("after release:", seen)
+print("after release:", seen, answers)
+requests.shutdown()
 '
   echo "$output"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"while claimed: []"* ]]
-  [[ "$output" == *"after release: ['gone']"* ]]
+  [[ "$output" == *"while claimed: [] []"* ]]
+  [[ "$output" == *"after release: ['11111111'] [{'ok': True}]"* ]]
+}
+
+@test "vmhost-agent: after Nova's destroy the loop makes no host for the server while Nova lists its old launch; a rebuild launched later gets one" {
+  run agent_py '
+import datetime, shutil
+at = lambda seconds: (vmhost.utcnow() + datetime.timedelta(seconds=seconds)).isoformat()
+nova = {OLD: live(OLD, at(-5))}
+agent.servers = lambda conn=None: list(nova.values())
+agent.guard_subnets = lambda: None
+made = []
+def create(s):
+    made.append(s["id"][:8])
+    os.makedirs(agent.hdir(s["id"]))
+    h = {"server_id": s["id"], "name": "vm", "netns": "n", "user": "u", "launched_at": s["OS-SRV-USG:launched_at"], "node": "n", "ssh_ready": True, "ports": [], "volumes": {}}
+    agent.save(h)
+    return h
+agent.create = create
+requests = agent.serve()
+print("answer:", ask(OLD))
+agent.sync()
+print("made while deleting:", made)
+nova[OLD]["OS-SRV-USG:launched_at"] = at(1)
+agent.sync()
+print("made after the rebuild:", made)
+del nova[OLD]
+agent.destroy = lambda sid: shutil.rmtree(agent.hdir(sid))
+agent.sync()
+print("destroys remembered once Nova lists it no more:", agent.destroyed, "hosts:", sorted(agent.known()))
+requests.shutdown()
+'
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"answer: {'ok': True}"* ]]
+  [[ "$output" == *"made while deleting: []"* ]]
+  [[ "$output" == *"made after the rebuild: ['11111111']"* ]]
+  [[ "$output" == *"destroys remembered once Nova lists it no more: {} hosts: []"* ]]
+}
+
+@test "vmhost-agent: a destroy request naming no server id is refused with the reason; without an agent the driver names its socket" {
+  run agent_py '
+requests = agent.serve()
+for sid in ("../../etc", 7):
+    try:
+        ask(sid)
+        print("accepted", sid)
+    except RuntimeError as e:
+        print("refused:", e)
+requests.shutdown()
+try:
+    driver.ask_agent({"destroy": OLD}, "/nonexistent/vmhost-agent.sock", 5)
+except RuntimeError as e:
+    print("no agent:", e)
+'
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"accepted"* ]]
+  [[ "$output" == *"refused: vmhost-agent: {'destroy': '../../etc'}: ValueError: not a server id: '../../etc'"* ]]
+  [[ "$output" == *"refused: vmhost-agent: {'destroy': 7}: ValueError: not a server id: 7"* ]]
+  [[ "$output" == *"no agent: vmhost-agent at /nonexistent/vmhost-agent.sock: {'destroy': '$OLD'}: FileNotFoundError"* ]]
+}
+
+@test "vmhost-agent: the loop's backstop removes the hosts of servers gone, not live (REBUILD) or rebuilt without a destroy" {
+  run agent_py '
+for sid in ("gone", "rebuilding", "rebuilt", "kept"):
+    os.makedirs(agent.hdir(sid))
+    agent.save({"server_id": sid, "launched_at": "t0"})
+nova = {"rebuilding": {**live("rebuilding", "t0"), "status": "REBUILD"}, "rebuilt": live("rebuilt", "t1"), "kept": live("kept", "t0")}
+print("stale:", sorted(agent.stale(agent.known(), nova).items()))
+'
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"stale: [('gone', 'deleted'), ('rebuilding', 'REBUILD'), ('rebuilt', 'rebuilt')]"* ]]
 }
 
 @test "vmhost-agent: a removed node host is off the network before the node is stopped" {

@@ -164,10 +164,11 @@ workers = 1
 workers = 1
 EOT
   } >"$S/etc/nova/nova.conf"
-  # computes: fake driver, no [database] (else "No DB access allowed in nova-compute")
+  # computes: the fake driver whose destroy takes the VM host down (lib/nova_compute.py), no
+  # [database] (else "No DB access allowed in nova-compute")
   { nova_common; cat <<EOT
 [DEFAULT]
-compute_driver = fake.FakeDriver
+compute_driver = lab.LabDriver
 vif_plugging_is_fatal = False
 vif_plugging_timeout = 0
 reserved_host_memory_mb = 0
