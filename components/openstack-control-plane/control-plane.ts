@@ -5,10 +5,9 @@
  */
 import * as path from "node:path";
 import * as k8s from "@pulumi/kubernetes";
-import * as openstack from "@pulumi/openstack";
 import * as pulumi from "@pulumi/pulumi";
 import { stringify } from "yaml";
-import { OpenStackVim } from "../vim/openstack-vim";
+import { keystoneProvider, OpenStackVim } from "../vim/openstack-vim";
 import { readChartDefaults } from "./chart-defaults";
 import { chartValues, checkNodeSelector, PUBLIC_APIS } from "./chart-values";
 import { imageRef, type ImageSource } from "./images";
@@ -152,17 +151,9 @@ export class ControlPlane extends pulumi.ComponentResource {
     this.authUrl = pulumi.interpolate`http://${args.publicHost}:${PUBLIC_APIS.identity.nodePort}/v3`;
     // What the cloud starts with is made as admin through a provider of its own, each after its
     // service's gate (selectServices requires keystone).
-    const setup = new openstack.Provider(
+    const setup = keystoneProvider(
       `${name}-setup`,
-      {
-        authUrl: after([this.ready.keystone!.id], this.authUrl),
-        userName: "admin",
-        password: ctx.adminPassword,
-        tenantName: "admin",
-        projectDomainName: "Default",
-        userDomainName: "Default",
-        region: REGION,
-      },
+      { authUrl: after([this.ready.keystone!.id], this.authUrl), username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION },
       { parent: this },
     );
     const onTheCloud = { parent: this, provider: setup };

@@ -29,6 +29,44 @@ export interface OpenStackVimArgs {
   vimName?: pulumi.Input<string>;
 }
 
+/** Who an `openstack.Provider` logs in to Keystone as, in Tacker's words. */
+export interface KeystoneLogin {
+  authUrl: pulumi.Input<string>;
+  username: pulumi.Input<string>;
+  /** Kept secret. */
+  password: pulumi.Input<string>;
+  projectName: pulumi.Input<string>;
+  /** Default `Default`. */
+  projectDomainName?: pulumi.Input<string>;
+  /** Default `Default`. */
+  userDomainName?: pulumi.Input<string>;
+  region?: pulumi.Input<string>;
+  /** True: TLS to Keystone not verified. */
+  insecure?: pulumi.Input<boolean>;
+  /** PEM content of the Keystone CA (the provider's cacertFile takes content as well as a path). */
+  caCert?: pulumi.Input<string>;
+}
+
+/** The one mapping of a Keystone login onto the openstack provider's settings: a VIM's provider and
+ * any other provider made for a cloud (the control plane's setup provider) log in alike. */
+export function keystoneProvider(name: string, login: KeystoneLogin, opts: pulumi.CustomResourceOptions): openstack.Provider {
+  return new openstack.Provider(
+    name,
+    {
+      authUrl: login.authUrl,
+      userName: login.username,
+      password: pulumi.secret(login.password),
+      tenantName: login.projectName,
+      projectDomainName: login.projectDomainName ?? "Default",
+      userDomainName: login.userDomainName ?? "Default",
+      insecure: login.insecure,
+      region: login.region,
+      cacertFile: login.caCert,
+    },
+    opts,
+  );
+}
+
 /** Registers an OpenStack cloud as a VIM: an `openstack.Provider` plus the record Tacker would store. */
 export class OpenStackVim extends pulumi.ComponentResource implements ServerPlacementSource {
   /** Provider for every OpenStack resource deployed on this VIM. */
@@ -67,18 +105,18 @@ export class OpenStackVim extends pulumi.ComponentResource implements ServerPlac
             }),
           );
 
-    this.provider = new openstack.Provider(
+    this.provider = keystoneProvider(
       `${name}-provider`,
       {
         authUrl: this.endpoint,
-        userName: args.username,
-        password: pulumi.secret(args.password),
-        tenantName: args.projectName,
+        username: args.username,
+        password: args.password,
+        projectName: args.projectName,
         projectDomainName,
         userDomainName,
         insecure: certVerify.apply((verify) => !verify),
         region: args.region,
-        cacertFile: caCert,
+        caCert,
       },
       { parent: this },
     );

@@ -32,30 +32,24 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
-import { canary, outputIsSecretInState, ROOT, runNfv, until, type LocalStack } from "./harness";
+import { canary, outputIsSecretInState, ROOT, runNfv, until } from "./harness";
 import { inHost as inLabHost, kubectlWith, logNodeMemory, nodeOf, openClusterLab, POD_CIDR, type ClusterLab, type Server } from "./lab/cluster-lab";
-import { labResources, openstackLabEnabled, type LabFacts } from "./lab/openstack";
+import { labResources, openstackLabEnabled } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
 const enabled = openstackLabEnabled();
 const VNF = "k8sr";
 const REGISTRY = "k8sreg";
 
-let lab: ClusterLab | undefined;
-let labEnv: LabFacts = {};
-let work = "";
-let local: LocalStack | undefined;
-let stack: Stack;
-let registry = "";
+let lab!: ClusterLab;
 let podnetImage = "";
 let nginxImage = "";
 const { timings, timed } = timer();
-const os = <T>(...args: string[]) => lab!.os<T>(...args);
-const servers = (prefix: string) => lab!.servers(prefix);
+const os = <T>(...args: string[]) => lab.os<T>(...args);
+const servers = (prefix: string) => lab.servers(prefix);
 
 const ports = (prefix: string) =>
   os<{ Name: string }[]>("port", "list")
@@ -65,7 +59,7 @@ const ports = (prefix: string) =>
 /** The cgroup directories of the lab nodes of these servers (lab/nodes/node keeps them in <node>/cgroups). */
 function nodeCgroups(serverIds: string[]): string[] {
   return serverIds.flatMap((id) => {
-    const f = path.join(labEnv.state_dir, "nodes", `vmh-${id.slice(0, 8)}`, "cgroups");
+    const f = path.join(lab.labEnv.state_dir, "nodes", `vmh-${id.slice(0, 8)}`, "cgroups");
     return existsSync(f) ? readFileSync(f, "utf8").split("\n").filter(Boolean) : [];
   });
 }
@@ -75,8 +69,8 @@ function nodeCgroups(serverIds: string[]): string[] {
  * cgroup: a process left in one would keep it), the network namespace, a mount on this machine.
  */
 function leftovers(serverIds: string[], cgroups: string[]): string[] {
-  const hosts = readdirSync(path.join(labEnv.state_dir, "hosts"));
-  const nodesDir = path.join(labEnv.state_dir, "nodes");
+  const hosts = readdirSync(path.join(lab.labEnv.state_dir, "hosts"));
+  const nodesDir = path.join(lab.labEnv.state_dir, "nodes");
   const nodes = existsSync(nodesDir) ? readdirSync(nodesDir) : [];
   const netns = execFileSync("ip", ["netns", "list"], { encoding: "utf8" });
   const mounts = readFileSync("/proc/self/mountinfo", "utf8");
@@ -94,7 +88,7 @@ function leftovers(serverIds: string[], cgroups: string[]): string[] {
   ];
 }
 
-const logMemory = (ours: Server[]) => logNodeMemory(labEnv, ours);
+const logMemory = (ours: Server[]) => logNodeMemory(lab.labEnv, ours);
 
 /** systemd as PID 1, nothing in /usr/local (where the lab's stand-ins went, first on sudo's PATH), the packages' kubeadm and kubelet. */
 function expectRealNode(s: Server): void {
@@ -110,7 +104,7 @@ function expectImagesFromRegistry(s: Server): void {
     .filter((l) => l && !l.startsWith("sha256:"));
   expect(refs.length, s.Name).toBeGreaterThan(0);
   expect(
-    refs.filter((r) => !r.startsWith(`${registry}/`)),
+    refs.filter((r) => !r.startsWith(`${lab.registry}/`)),
     s.Name,
   ).toEqual([]);
 }
@@ -136,7 +130,7 @@ function allReady(names: string[], seconds = 600): Promise<NodeView[]> {
   });
 }
 
-const inHost = (s: Server, ...cmd: string[]) => inLabHost(labEnv, s, ...cmd);
+const inHost = (s: Server, ...cmd: string[]) => inLabHost(lab.labEnv, s, ...cmd);
 
 /** kubectl on this machine with the cluster VIM's kubeconfig (the stack's `kubeconfigs` output). */
 let kubeconfigFile = "";
@@ -161,7 +155,7 @@ const HTTPS_PROXY = `https://user2:${SITE.proxyPasswordHttps}@${SITE.proxyIp}:31
 
 /** A flavour's request (ClusterLab.clusterRequest); `site`: the proxy and HTTPS registry above instead of the seed's; without it, none. */
 function clusterRequest(fixture: string, vimName: string, site = false): string {
-  return lab!.clusterRequest(fixture, vimName, (install) => {
+  return lab.clusterRequest(fixture, vimName, (install) => {
     if (!site) return;
     install.proxy = { http_proxy: HTTP_PROXY, https_proxy: HTTPS_PROXY, no_proxy: "10.0.0.1", k8s_node_cidr: "10.10.0.0/24" };
     install.private_registry_connection_info = [
@@ -177,26 +171,25 @@ function clusterRequest(fixture: string, vimName: string, site = false): string 
   });
 }
 
-const set = (k: string, v: string) => lab!.set(k, v);
-const addCluster = (vnf: string, request: string) => lab!.addCluster(vnf, request);
+const set = (k: string, v: string) => lab.set(k, v);
+const addCluster = (vnf: string, request: string) => lab.addCluster(vnf, request);
 /** kubectl from now on through this VIM's kubeconfig (the stack's `kubeconfigs` output). */
 async function useKubeconfig(vimName: string): Promise<void> {
-  kubeconfigFile = await lab!.kubeconfigOf(vimName);
+  kubeconfigFile = await lab.kubeconfigOf(vimName);
 }
 
 beforeAll(async () => {
   if (!enabled) return;
   lab = await openClusterLab({ stackName: "it-k8s-real", registryVnf: REGISTRY, flavours: ["simple", "podaffinity", "complex"], timed });
-  ({ labEnv, work, local, stack, registry } = lab);
   // The HTTPS registry's CA, shipped in the package (certificate_path).
-  mkdirSync(path.join(work, "package/Files"));
-  cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), path.join(work, "package/Files/registry-ca.crt"));
+  mkdirSync(path.join(lab.work, "package/Files"));
+  cpSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), path.join(lab.work, "package/Files/registry-ca.crt"));
   podnetImage = lab.pushedImage("podnet");
   nginxImage = lab.pushedImage("nginx");
   expect(nginxImage, lab.pushed).not.toBe("");
 
   await addCluster(VNF, clusterRequest("private_registry_kubernetes_param_file.json", "kubernetes_vim"));
-  await timed("cluster up", () => stack.up({ color: "never" }));
+  await timed("cluster up", () => lab.stack.up({ color: "never" }));
   await useKubeconfig("kubernetes_vim");
 }, 3_600_000);
 
@@ -204,8 +197,8 @@ afterAll(async () => {
   console.log(`timings (s): ${JSON.stringify(timings)}`);
   console.log(`Nova group-race heals: ${novaGroupRaceHeals.length} ${JSON.stringify(novaGroupRaceHeals)}`);
   console.log(`ups run again after a stale VM host answered: ${staleHostReruns.length} ${JSON.stringify(staleHostReruns)}`);
-  if (stack) await stack.destroy({ color: "never" }).catch((e) => console.log(`destroy: ${String(e)}`));
-  await stack?.workspace.removeStack("it-k8s-real").catch(() => undefined);
+  if (lab?.stack) await lab.stack.destroy({ color: "never" }).catch((e) => console.log(`destroy: ${String(e)}`));
+  await lab?.stack.workspace.removeStack("it-k8s-real").catch(() => undefined);
   rmSync(path.join(ROOT, "stacks/Pulumi.it-k8s-real.yaml"), { force: true });
   lab?.dispose();
   if (helmPkg) rmSync(helmPkg, { recursive: true, force: true });
@@ -262,7 +255,7 @@ describe.skipIf(!enabled)("a real Kubernetes cluster from kubernetes_vnf_package
  * nginx image), TOSCA.meta's hashes of the changed files made again.
  */
 function cnfPackage(): string {
-  const dir = path.join(work, "cnf-package");
+  const dir = path.join(lab.work, "cnf-package");
   cpSync(path.join(ROOT, "../shared/vnf-packages/test_cnf"), dir, { recursive: true });
   const metaFile = path.join(dir, "TOSCA-Metadata/TOSCA.meta");
   let meta = readFileSync(metaFile, "utf8");
@@ -280,7 +273,7 @@ function cnfPackage(): string {
 function cnfRequest(): string {
   const r = JSON.parse(readFileSync(path.join(ROOT, "lab/requests/test-cnf-simple.json"), "utf8")) as { additionalParams: Record<string, unknown> };
   r.additionalParams["lcm-kubernetes-def-files"] = ["Files/kubernetes/pod.yaml", "Files/kubernetes/replicaset_service_secret.yaml"];
-  const out = path.join(work, "cnf.json");
+  const out = path.join(lab.work, "cnf.json");
   writeFileSync(out, JSON.stringify(r, null, 2));
   return out;
 }
@@ -321,7 +314,7 @@ function getFrom(host: Server, url: string): string {
 }
 
 async function nfv(...args: string[]): Promise<string> {
-  const r = await runNfv(local!.env, [args[0], "--stack", "it-k8s-real", ...args.slice(1)]);
+  const r = await runNfv(lab.local.env, [args[0], "--stack", "it-k8s-real", ...args.slice(1)]);
   if (r.code !== 0) throw new Error(r.out);
   return r.out;
 }
@@ -336,7 +329,7 @@ function helmRequest(): string {
   };
   const at = nginxImage.lastIndexOf(":");
   r.additionalParams.helm_parameters = { "image.repository": nginxImage.slice(0, at), "image.tag": nginxImage.slice(at + 1) };
-  const out = path.join(work, "helm.json");
+  const out = path.join(lab.work, "helm.json");
   writeFileSync(out, JSON.stringify(r, null, 2));
   return out;
 }
@@ -362,7 +355,7 @@ describe.skipIf(!enabled)("CNFs through the cluster's VIM, on real containers: t
     await set("vnfs.helm.vim", "kubernetes_vim");
     await set("vnfs.helm.package", helmPkg);
     await set("vnfs.helm.instantiate_request", helmRequest());
-    await timed("cnfs up", () => stack.up({ color: "never" }));
+    await timed("cnfs up", () => lab.stack.up({ color: "never" }));
     replicas = Number(kubectl("get", "replicaset", "vdu2", "-o", "jsonpath={.spec.replicas}"));
     expect(replicas).toBeGreaterThan(0);
     const all = await until("vdu1 and vdu2 Running", 300, () => {
@@ -429,9 +422,9 @@ describe.skipIf(!enabled)("CNFs through the cluster's VIM, on real containers: t
   });
 
   it("both removed from the stack: their pods, ReplicaSets, Deployment and Service are gone from the cluster", async () => {
-    await stack.removeConfig("pulumi-nfv:vnfs.cnf", true);
-    await stack.removeConfig("pulumi-nfv:vnfs.helm", true);
-    await timed("cnfs removed", () => stack.up({ color: "never" }));
+    await lab.stack.removeConfig("pulumi-nfv:vnfs.cnf", true);
+    await lab.stack.removeConfig("pulumi-nfv:vnfs.helm", true);
+    await timed("cnfs removed", () => lab.stack.up({ color: "never" }));
     await until(
       "no CNF pod left",
       120,
@@ -456,8 +449,8 @@ function applySleepers(name: string, replicas: number, affinity: object): void {
       },
     },
   };
-  writeFileSync(path.join(work, `${name}.json`), JSON.stringify(manifest));
-  kubectl("apply", "-f", path.join(work, `${name}.json`));
+  writeFileSync(path.join(lab.work, `${name}.json`), JSON.stringify(manifest));
+  kubectl("apply", "-f", path.join(lab.work, `${name}.json`));
 }
 
 /** The pods of the `sleeper` Deployment: name, node, phase. */
@@ -517,7 +510,7 @@ describe.skipIf(!enabled)("worker scale-out, scale-in and heal of the real clust
       return p.length === 1 && p[0].phase === "Running" && p;
     });
     expect([`${VNF}-workernode-0`, `${VNF}-workernode-1`]).toContain(pod.node);
-    await until("workerNode-2's VM host removed", 120, () => !readdirSync(path.join(labEnv.state_dir, "hosts")).includes(leaving.ID));
+    await until("workerNode-2's VM host removed", 120, () => !readdirSync(path.join(lab.labEnv.state_dir, "hosts")).includes(leaving.ID));
   });
 
   it("nfv heal --vnfc workerNode-1: a new server, the same node name joins again and is Ready; the workload runs", async () => {
@@ -567,13 +560,13 @@ async function upHealingGroupRace(label: string): Promise<void> {
   await timed(label, async () => {
     for (let replace: string[] | undefined, attempt = 0; ; attempt++) {
       try {
-        await stack.up({ color: "never", replace });
+        await lab.stack.up({ color: "never", replace });
         return;
       } catch (e) {
         const errored = NOVA_GROUP_RACE.exec(String((e as Error).message));
         if (attempt >= 2 || !errored) throw e;
         novaGroupRaceHeals.push(`${label}: ${errored[1]}`);
-        const kept = (await stack.exportStack()).deployment.resources.some((r: { urn: string }) => r.urn === errored[1]);
+        const kept = (await lab.stack.exportStack()).deployment.resources.some((r: { urn: string }) => r.urn === errored[1]);
         replace = kept ? [errored[1]] : undefined;
       }
     }
@@ -598,8 +591,8 @@ async function removeCluster(vnf: string, label: string): Promise<void> {
   const ids = servers(vnf).map((s) => s.ID);
   const cgroups = nodeCgroups(ids);
   expect(cgroups.length).toBeGreaterThan(0);
-  await stack.removeConfig(`pulumi-nfv:vnfs.${vnf}`, true);
-  await timed(label, () => stack.up({ color: "never" }));
+  await lab.stack.removeConfig(`pulumi-nfv:vnfs.${vnf}`, true);
+  await timed(label, () => lab.stack.up({ color: "never" }));
   expect(servers(vnf)).toEqual([]);
   expect(ports(vnf)).toEqual([]);
   expect(serverGroups(vnf)).toEqual([]);
@@ -614,7 +607,7 @@ async function removeCluster(vnf: string, label: string): Promise<void> {
 function hybridNsPackages(): Record<"ns" | "client-vnf" | "server-cnf", string> {
   const out = {} as Record<"ns" | "client-vnf" | "server-cnf", string>;
   for (const name of ["ns", "client-vnf", "server-cnf"] as const) {
-    const dir = path.join(work, `hybrid-${name}`);
+    const dir = path.join(lab.work, `hybrid-${name}`);
     cpSync(path.join(HYBRID, "packages", name), dir, { recursive: true });
     for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"]) {
       cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(dir, "Definitions", f));
@@ -634,7 +627,7 @@ const CLIENT_VNF = "hybrid-client";
 const serverPods = () => pods(["-l", "app=server"]);
 /** The client hook's answers on a VM host of the client: [operation, answer]. */
 function clientLog(s: Server): [string, string][] {
-  const file = path.join(labEnv.state_dir, "hosts", s.ID, "root/var/log/nfv-client.log");
+  const file = path.join(lab.labEnv.state_dir, "hosts", s.ID, "root/var/log/nfv-client.log");
   return existsSync(file)
     ? readFileSync(file, "utf8")
         .trim()
@@ -660,8 +653,8 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
     await set(`${c}.instantiate_request`, path.join(HYBRID, "requests/client.json"));
     await set(`${c}.ssh.cp`, "clientCp");
     await set(`${c}.ssh.user`, "cirros");
-    await set(`${c}.ssh.private_key_file`, path.join(work, "id_ed25519"));
-    await set(`${c}.ssh.public_key_file`, path.join(work, "id_ed25519.pub"));
+    await set(`${c}.ssh.private_key_file`, path.join(lab.work, "id_ed25519"));
+    await set(`${c}.ssh.public_key_file`, path.join(lab.work, "id_ed25519.pub"));
     for (const op of ["instantiate_end", "heal_end"]) await set(`${c}.hooks.${op}`, path.join(HYBRID, "mgmt/call-server.sh"));
     // The server's address and port as the stack's outputs of the cluster and the CNF: resolved by Pulumi.
     await set(`${c}.hook_parameters.server_address`, `\${vnfs.${VNF}.vnfcs.workerNode-0.ips[0]}`);
@@ -670,11 +663,11 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
     await set("network_services.hybrid.vnfs.client", NS_CLIENT);
     await set("network_services.hybrid.vnfs.server", NS_SERVER);
     // The NS virtual link on the network the cluster's nodes are on: the CNF is reached through its Service there.
-    await set("network_services.hybrid.links.service_link", labResources(labEnv)["network.lab-net"]);
-    const up = await timed("ns up", () => stack.up({ color: "never" }));
+    await set("network_services.hybrid.links.service_link", labResources(lab.labEnv)["network.lab-net"]);
+    const up = await timed("ns up", () => lab.stack.up({ color: "never" }));
     expect(up.outputs.networkServices.value.hybrid).toEqual({
       vnfs: { client: NS_CLIENT, server: NS_SERVER },
-      linkNetworkIds: { service_link: labResources(labEnv)["network.lab-net"] },
+      linkNetworkIds: { service_link: labResources(lab.labEnv)["network.lab-net"] },
     });
     const [pod] = await until("the server pod Running", 300, () => {
       const p = serverPods();
@@ -689,7 +682,7 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
     expect(kubectl("logs", pod.name)).toMatch(/"GET \/ HTTP\/1\.1" 200 .*"curl\//);
     const worker0 = servers(VNF).find((s) => s.Name === `${VNF}-vnf-workerNode-0`)!;
     url = `http://${Object.values(worker0.Networks)[0][0]}:30080/`;
-    const again = await stack.up({ color: "never" });
+    const again = await lab.stack.up({ color: "never" });
     expect(Object.entries(again.summary.resourceChanges ?? {}).filter(([op, n]) => op !== "same" && (n ?? 0) > 0)).toEqual([]);
   });
 
@@ -730,7 +723,7 @@ describe.skipIf(!enabled)("a hybrid NS (examples/hybrid-ns): a VM VNF on the lab
   it("nfv terminate --ns hybrid: its entry and its constituents' go from the config; the client's server, port and VM host and the server's pods and Service are gone", async () => {
     const ids = servers(CLIENT_VNF).map((s) => s.ID);
     await timed("ns terminated", () => nfv("terminate", "--ns", "hybrid"));
-    const config = await stack.getAllConfig();
+    const config = await lab.stack.getAllConfig();
     expect(Object.keys(JSON.parse(config["pulumi-nfv:network_services"]?.value ?? "{}") as object)).toEqual([]);
     const vnfs = Object.keys(JSON.parse(config["pulumi-nfv:vnfs"].value) as object);
     expect(vnfs).toContain(VNF);
@@ -866,7 +859,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
   // Five nodes' up or heal, then up to 600 s for them Ready (and 300 s for etcd): more than vitest's default 600 s.
   it("up: 5 nodes Ready, 3 of them control plane; the API on the VIP; 3 healthy etcd members; the VIP on one master", async () => {
     await addCluster(HA, clusterRequest("complex_request.json", HA_VIM, true));
-    await timed("complex up", () => stack.up({ color: "never" }));
+    await timed("complex up", () => lab.stack.up({ color: "never" }));
     listHaServers();
     await useKubeconfig(HA_VIM);
     const nodes = await allReady(HA_NODES);
@@ -898,11 +891,11 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
     // The API server's certificate names the VIP; the kubeconfig is in the state only as a secret.
     const cert = inHost(haServer("masterNode-0"), "cat", "/etc/kubernetes/pki/apiserver.crt");
     expect(execFileSync("openssl", ["x509", "-noout", "-ext", "subjectAltName"], { input: cert, encoding: "utf8" })).toContain(`IP Address:${vip}`);
-    expect(await outputIsSecretInState(stack, "kubeconfigs", HA_VIM)).toBe(true);
+    expect(await outputIsSecretInState(lab.stack, "kubeconfigs", HA_VIM)).toBe(true);
   }, 1_200_000);
 
   it("the site's proxy and HTTPS registry on every node, byte for byte what the cluster generates; NO_PROXY let every pull reach the registry VNF", async () => {
-    const registryIp = registry.split(":")[0];
+    const registryIp = lab.registry.split(":")[0];
     for (const s of haServers) {
       const file = (f: string) => inHost(s, "cat", f);
       const dropIn = file("/etc/systemd/system/containerd.service.d/nfv-proxy.conf");
@@ -922,9 +915,9 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       expect(file(`${certs}/ca.crt`), s.Name).toBe(readFileSync(path.join(ROOT, "test/fixtures/k8s-cluster/Files/registry-ca.crt"), "utf8").trimEnd() + "\n");
       expect(inHost(s, "stat", "-c", "%a", "/var/lib/kubelet/config.json").trim(), s.Name).toBe("600");
       expect(Object.keys((JSON.parse(file("/var/lib/kubelet/config.json")) as { auths: object }).auths).sort(), s.Name).toEqual(
-        [registry, SITE.httpsRegistry].sort(),
+        [lab.registry, SITE.httpsRegistry].sort(),
       );
-      expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} registry.example`);
+      expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} lab.registry.example`);
     }
   });
 
@@ -970,7 +963,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
         // `up` again (seen twice before the agent's reaper, 2026-12-02/03). Counted in the summary.
         if (!STALE_HOST.test(String((e as Error).message))) throw e;
         staleHostReruns.push("complex whole heal");
-        await stack.up({ color: "never" });
+        await lab.stack.up({ color: "never" });
       }
     });
     const after = listHaServers();
@@ -988,7 +981,7 @@ describe.skipIf(!enabled)("destroy", () => {
     const ids = [...listHaServers(), ...servers(REGISTRY)].map((s) => s.ID);
     const cgroups = nodeCgroups(ids);
     expect(cgroups.length).toBeGreaterThan(0);
-    await timed("destroy", () => stack.destroy({ color: "never" }));
+    await timed("destroy", () => lab.stack.destroy({ color: "never" }));
     expect(servers(HA)).toEqual([]);
     expect(servers(REGISTRY)).toEqual([]);
     expect([...ports(HA), ...ports(REGISTRY)]).toEqual([]);
