@@ -913,7 +913,7 @@ describe.skipIf(!enabled)("a real HA cluster (complex): 3 masters behind the VIP
       expect(Object.keys((JSON.parse(file("/var/lib/kubelet/config.json")) as { auths: object }).auths).sort(), s.Name).toEqual(
         [lab.registry, SITE.httpsRegistry].sort(),
       );
-      expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} lab.registry.example`);
+      expect(file("/etc/hosts"), s.Name).toContain(`${SITE.httpsRegistryIp} registry.example`);
     }
   });
 
