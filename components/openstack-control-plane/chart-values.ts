@@ -270,7 +270,9 @@ function endpointValues(service: Service, endpoints: Record<string, unknown>, ct
     for (const [user, value] of Object.entries(typeof auth === "object" && auth !== null ? auth : {})) {
       const password = passwordOf(service, kind, user, ctx);
       if (password === undefined) continue;
-      if (typeof value === "string") credentials[user] = password;
+      // null: a key the chart makes itself when unset (oslo_cache's memcache_secret_key, randAlphaNum
+      // at every render), so every `up` would change the services' config and roll their pods.
+      if (typeof value === "string" || value === null) credentials[user] = password;
       else if (typeof value === "object" && value !== null && "password" in value) credentials[user] = { password };
     }
     if (Object.keys(credentials).length > 0) entry.auth = credentials;
@@ -294,6 +296,7 @@ function passwordOf(service: Service, kind: string, user: string, ctx: ValuesCon
   if (kind.startsWith("oslo_db")) return ctx.password(user === "admin" ? "db:admin" : `oslo_db:${user}`);
   // RabbitMQ's chart calls its administrator `user`; the other charts call it `admin`.
   if (kind === "oslo_messaging") return ctx.password(service === "rabbitmq" && user === "user" ? "messaging:admin" : `messaging:${user}`);
+  // One memcache key for every service, as the charts' values ask ("all services should be set to use the same key").
   if (kind === "oslo_cache") return ctx.password(`cache:${user}`);
   return undefined;
 }

@@ -40,6 +40,25 @@ const EDITS: Readonly<Record<string, Edit[]>> = {
       ours: `python3 -c 'import os, sys, openstack; openstack.connect().identity.update_user(sys.argv[1], password=os.environ["SERVICE_OS_PASSWORD"])' "\${USER_ID}"\n`,
     },
   ],
+  // nova-manage's update_cell takes a cell's database and transport URLs (their passwords in them)
+  // from the configuration when they are not arguments: each goes in a config file of its own, read
+  // after nova.conf, written by the shell's printf (a builtin: no command line) under `set +x`.
+  "nova-bin/db-sync.sh": [
+    {
+      upstream:
+        '    nova-manage cell_v2 update_cell \\\n      --cell_uuid="${CELL0_ID}" \\\n      --name="cell0" \\\n      --transport-url="${CELL0_TRANSPORT}" \\\n      --database_connection="${DB_CONNECTION_CELL0}"\n',
+      ours:
+        "    (umask 077; printf '[database]\\nconnection = %s\\n' \"${DB_CONNECTION_CELL0}\" >/tmp/cell0.conf)\n" +
+        '    nova-manage --config-file /etc/nova/nova.conf --config-file /tmp/cell0.conf cell_v2 update_cell \\\n      --cell_uuid="${CELL0_ID}" \\\n      --name="cell0" \\\n      --transport-url="${CELL0_TRANSPORT}"\n',
+    },
+    {
+      upstream:
+        '    nova-manage cell_v2 update_cell \\\n      --cell_uuid="${CELL1_ID}" \\\n      --name="cell1" \\\n      --transport-url="${TRANSPORT_URL}" \\\n      --database_connection="${DB_CONNECTION}"\n',
+      ours:
+        '    (umask 077; printf \'[DEFAULT]\\ntransport_url = %s\\n[database]\\nconnection = %s\\n\' "${TRANSPORT_URL}" "${DB_CONNECTION}" >/tmp/cell1.conf)\n' +
+        '    nova-manage --config-file /etc/nova/nova.conf --config-file /tmp/cell1.conf cell_v2 update_cell \\\n      --cell_uuid="${CELL1_ID}" \\\n      --name="cell1"\n',
+    },
+  ],
   // MariaDB's start.py runs mysql_upgrade with `--password=` when the data directory exists (a
   // server pod re-created on its node); MariaDB's clients read MYSQL_PWD instead.
   "mariadb-bin/start.py": [

@@ -194,11 +194,11 @@ describe("ControlPlane rendered by the kubernetes provider", () => {
     expect([...named].filter((n) => !linked.includes(n))).toEqual([]);
   });
 
-  it("no script of a ConfigMap puts a password on a command line: Keystone's bootstrap, ks-user, rabbit-init and MariaDB's upgrade rewritten (secret-rewrites.ts)", () => {
+  it("no script of a ConfigMap puts a password on a command line: Keystone's bootstrap, ks-user, rabbit-init, Nova's cells and MariaDB's upgrade rewritten (secret-rewrites.ts)", () => {
     const scripts = objects
       .filter((o) => o.kind === "ConfigMap")
       .flatMap((o) => Object.entries(o.data ?? {}).map(([key, text]) => ({ at: `${o.metadata.name}/${key}`, text })));
-    const onCommandLine = /--(bootstrap-)?password[= ]["$]|\bpassword=["$]|"--password=\{0\}"/;
+    const onCommandLine = /--(bootstrap-)?password[= ]["$]|\bpassword=["$]|"--password=\{0\}"|--database_connection=|--transport-url="\$\{TRANSPORT_URL\}"/;
     // Scripts some rendered pod mounts (`<ConfigMap>/<key>`): the others are run by parts switched off.
     const mounted = new Set(
       objects.flatMap((o) => {

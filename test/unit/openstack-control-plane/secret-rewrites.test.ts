@@ -50,6 +50,28 @@ describe("rewriteScript", () => {
     expect(after.split("\n").length).toBe(before.split("\n").length);
   });
 
+  it("Nova's db-sync: each cell's database and transport URLs from a config file of its own written by printf, no longer arguments", () => {
+    const before = upstream("nova/templates/bin/_db-sync.sh.tpl");
+    expect(before).toContain('--database_connection="${DB_CONNECTION}"');
+    const after = rewriteScript("nova-bin", "db-sync.sh", before);
+    expect(after).not.toMatch(/--database_connection|--transport-url="\$\{TRANSPORT_URL\}"/);
+    expect(after).toContain(`(umask 077; printf '[database]\\nconnection = %s\\n' "\${DB_CONNECTION_CELL0}" >/tmp/cell0.conf)`);
+    expect(after).toContain(
+      `(umask 077; printf '[DEFAULT]\\ntransport_url = %s\\n[database]\\nconnection = %s\\n' "\${TRANSPORT_URL}" "\${DB_CONNECTION}" >/tmp/cell1.conf)`,
+    );
+    for (const cell of ["cell0", "cell1"])
+      expect(after).toContain(`nova-manage --config-file /etc/nova/nova.conf --config-file /tmp/${cell}.conf cell_v2 update_cell`);
+    // Written while the script traces nothing: between its `set +x` and the `set -x` after it.
+    const quietFrom = after.indexOf("set +x");
+    const quietTo = after.indexOf("set -x", quietFrom);
+    for (const file of ["/tmp/cell0.conf)", "/tmp/cell1.conf)"]) {
+      expect(after.indexOf(file)).toBeGreaterThan(quietFrom);
+      expect(after.indexOf(file)).toBeLessThan(quietTo);
+    }
+    // One line fewer: cell1's two URL arguments give way to its config file.
+    expect(after.split("\n").length).toBe(before.split("\n").length - 1);
+  });
+
   it("MariaDB's start.py: mysql_upgrade reads the password from MYSQL_PWD", () => {
     const before = upstream("mariadb/templates/bin/_start.py.tpl");
     const after = rewriteScript("mariadb-bin", "start.py", before);

@@ -146,6 +146,14 @@ describe("chartValues of openstack-helm's charts", () => {
     expect(rabbit.manifests).toMatchObject({ monitoring: { prometheus: { deployment_exporter: false, service_exporter: false } }, job_cluster_wait: false });
   });
 
+  it("the memcache key the charts would make at random at every render (so every up would roll the pods) is derived, one for all", async () => {
+    for (const service of ["glance", "placement", "neutron", "nova"]) {
+      expect(authOf(chartValuesFile(service), "oslo_cache"), service).toEqual({ memcache_secret_key: null });
+      const v = chartValues(service as "glance", readChartDefaults(path.join(charts, service)), ctx);
+      expect(await passwordIn(authOf(v, "oslo_cache").memcache_secret_key), service).toBe("pw(cache:memcache_secret_key)");
+    }
+  });
+
   it("nova and neutron: the same Keystone user has the same password in both; the fake driver; Linux bridges; the metadata secret shared", async () => {
     const nova = chartValues("nova", readChartDefaults(path.join(charts, "nova")), ctx);
     const neutron = chartValues("neutron", readChartDefaults(path.join(charts, "neutron")), ctx);
