@@ -47,7 +47,7 @@ making, removed = threading.Event(), threading.Event()
 nova = {OLD: live(OLD, "2026-12-07T03:00:00.000000"), OTHER: live(OTHER, "2026-12-07T03:00:05.000000")}
 os.makedirs(agent.hdir(OLD))
 agent.save({"server_id": OLD, "launched_at": nova[OLD]["OS-SRV-USG:launched_at"], "node": "vmh-old", "ssh_ready": True, "ports": [], "volumes": {}})
-agent.servers = lambda conn=None: list(nova.values())
+agent.servers = lambda: list(nova.values())
 agent.guard_subnets = lambda: None
 def create(s):
     # The slow part of the loop (a node boots for tens of seconds): it ends once the destroy has
@@ -57,7 +57,7 @@ def create(s):
     raise RuntimeError("stop here")
 agent.create = create
 def destroy(sid):
-    print("host of", sid[:8], "destroyed while making:", making.is_set() and not removed.is_set())
+    print(f"host of {sid[:8]} destroyed while making: {making.is_set() and not removed.is_set()}")
     shutil.rmtree(agent.hdir(sid))
     removed.set()
 agent.destroy = destroy
@@ -70,9 +70,11 @@ def run_loop():
 loop = threading.Thread(target=run_loop)
 loop.start()
 assert making.wait(30), "the loop never made a host"
-print("answer:", ask(OLD))
-print("host left at the answer:", os.path.exists(agent.hdir(OLD)))
-loop.join(60)
+answer = ask(OLD)
+left = os.path.exists(agent.hdir(OLD))
+loop.join(60)  # before printing: its own line comes as the answer does
+print(f"answer: {answer}")
+print(f"host left at the answer: {left}")
 requests.shutdown()
 '
   echo "$output"
@@ -118,7 +120,7 @@ requests.shutdown()
 import datetime, shutil
 at = lambda seconds: (vmhost.utcnow() + datetime.timedelta(seconds=seconds)).isoformat()
 nova = {OLD: live(OLD, at(-5))}
-agent.servers = lambda conn=None: list(nova.values())
+agent.servers = lambda: list(nova.values())
 agent.guard_subnets = lambda: None
 made = []
 def create(s):
@@ -214,7 +216,7 @@ for sid in ("s1", "s2", "s3"):
     os.makedirs(agent.hdir(sid))
     agent.save({"server_id": sid, "node": f"vmh-{sid}", "netns": f"vmh-{sid}", "root": None, "volumes": {}, "routes": [],
                 "ports": [{"veth": f"v{sid}", "ifname": "eth0", "ips": []}]})
-agent.servers = lambda conn=None: []
+agent.servers = lambda: []
 agent.reap()
 for c in calls:
     print("call:", c.replace(vmhost.NODE, "NODE"))
