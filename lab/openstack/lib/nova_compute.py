@@ -55,7 +55,9 @@ def driver_class():
 
     class LabDriver(fake.FakeDriver):
         def destroy(self, context, instance, *args, **kwargs):
-            ask_agent({"destroy": instance.uuid})
+            # The launch being destroyed: a rebuild's next one is another, a delete's stays listed.
+            launched = instance.launched_at.isoformat() if instance.launched_at else None
+            ask_agent({"destroy": instance.uuid, "launched_at": launched})
             return super().destroy(context, instance, *args, **kwargs)
 
     return LabDriver
