@@ -29,23 +29,14 @@ export interface OpenStackVimArgs {
   vimName?: pulumi.Input<string>;
 }
 
-/** Who an `openstack.Provider` logs in to Keystone as, in Tacker's words. */
-export interface KeystoneLogin {
-  authUrl: pulumi.Input<string>;
-  username: pulumi.Input<string>;
-  /** Kept secret. */
-  password: pulumi.Input<string>;
-  projectName: pulumi.Input<string>;
-  /** Default `Default`. */
-  projectDomainName?: pulumi.Input<string>;
-  /** Default `Default`. */
-  userDomainName?: pulumi.Input<string>;
-  region?: pulumi.Input<string>;
+/** Who an `openstack.Provider` logs in to Keystone as: the VIM's login fields, and whether TLS is verified. */
+export type KeystoneLogin = Pick<
+  OpenStackVimArgs,
+  "authUrl" | "username" | "password" | "projectName" | "projectDomainName" | "userDomainName" | "region" | "caCert"
+> & {
   /** True: TLS to Keystone not verified. */
   insecure?: pulumi.Input<boolean>;
-  /** PEM content of the Keystone CA (the provider's cacertFile takes content as well as a path). */
-  caCert?: pulumi.Input<string>;
-}
+};
 
 /** The one mapping of a Keystone login onto the openstack provider's settings: a VIM's provider and
  * any other provider made for a cloud (the control plane's setup provider) log in alike. */

@@ -14,8 +14,9 @@ OTHER=22222222-2222-4222-8222-222222222222
 
 # Runs a Python body with `agent` (an Agent on a temporary state dir, openstack and keystoneauth
 # stubbed out), `vmhost` and `driver` (the two modules), `ask(sid, launched_at)` (the driver's
-# destroy request on the agent's socket), `live(sid, launched_at)` (a live server as Nova lists it), OLD and OTHER
-# (server ids) defined.
+# destroy request on the agent's socket), `live(sid, launched_at)` (a live server as Nova lists it),
+# `follow(nova)` (the agent lists that dict as Nova's servers, no guard routes), `host(sid,
+# launched_at)` (a ready node's host record made and returned), OLD and OTHER (server ids) defined.
 agent_py() {
   NFV_LAB_ROOTFS=/nonexistent python3 - "$AGENT" "$DRIVER" "$BATS_TEST_TMPDIR" "$1" <<'EOF'
 import importlib.machinery, importlib.util, os, sys, types
@@ -34,6 +35,14 @@ os.makedirs(os.path.join(state, "run"), exist_ok=True)
 agent = vmhost.Agent(state)
 ask = lambda sid, launched_at=None: driver.ask_agent({"destroy": sid, "launched_at": launched_at}, os.path.join(state, "run", "vmhost-agent.sock"), 30)
 live = lambda sid, at: {"id": sid, "status": "ACTIVE", "OS-SRV-USG:launched_at": at, "addresses": {}}
+def follow(nova):
+    agent.servers = lambda: list(nova.values())
+    agent.guard_subnets = lambda: None
+def host(sid, launched_at):
+    os.makedirs(agent.hdir(sid))
+    h = {"server_id": sid, "name": "vm", "netns": "n", "user": "u", "launched_at": launched_at, "node": "n", "ssh_ready": True, "ports": [], "volumes": {}}
+    agent.save(h)
+    return h
 OLD, OTHER = os.environ["OLD"], os.environ["OTHER"]
 exec(sys.argv[4])
 EOF
@@ -45,10 +54,8 @@ export OLD OTHER
 import shutil, threading
 making, removed = threading.Event(), threading.Event()
 nova = {OLD: live(OLD, "2026-12-07T03:00:00.000000"), OTHER: live(OTHER, "2026-12-07T03:00:05.000000")}
-os.makedirs(agent.hdir(OLD))
-agent.save({"server_id": OLD, "launched_at": nova[OLD]["OS-SRV-USG:launched_at"], "node": "vmh-old", "ssh_ready": True, "ports": [], "volumes": {}})
-agent.servers = lambda: list(nova.values())
-agent.guard_subnets = lambda: None
+host(OLD, nova[OLD]["OS-SRV-USG:launched_at"])
+follow(nova)
 def create(s):
     # The slow part of the loop (a node boots for tens of seconds): it ends once the destroy has
     # removed the old host, or after 30 s.
@@ -119,15 +126,11 @@ requests.shutdown()
   run agent_py '
 import shutil
 nova = {OLD: live(OLD, "2026-12-07T03:00:00.000000")}
-agent.servers = lambda: list(nova.values())
-agent.guard_subnets = lambda: None
+follow(nova)
 made = []
 def create(s):
     made.append(s["OS-SRV-USG:launched_at"])
-    os.makedirs(agent.hdir(s["id"]))
-    h = {"server_id": s["id"], "name": "vm", "netns": "n", "user": "u", "launched_at": s["OS-SRV-USG:launched_at"], "node": "n", "ssh_ready": True, "ports": [], "volumes": {}}
-    agent.save(h)
-    return h
+    return host(s["id"], s["OS-SRV-USG:launched_at"])
 agent.create = create
 requests = agent.serve()
 # Nova destroys the launch it lists (as the compute sends it: with its time zone).

@@ -256,7 +256,8 @@ describe.skipIf(!enabled)(`an OpenStack control plane (${services.join(", ")}) o
         [`${VNF}-VDU1-0`, "ACTIVE"],
         [`${VNF}-VDU2-0`, "ACTIVE"],
       ]);
-      for (const s of servers) expect(workerNodes()).toContain(s.Host);
+      const nodes = workerNodes();
+      for (const s of servers) expect(nodes).toContain(s.Host);
       const [network] = cloud<{ ID: string }[]>("network", "list", "--name", EXT_NET.name);
       const cp1 = cloud<{ network_id: string; fixed_ips: { ip_address: string }[] }>("port", "show", `${VNF}-VDU1-0-CP1`);
       expect(cp1.network_id).toBe(network.ID);
