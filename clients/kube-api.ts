@@ -141,9 +141,13 @@ export function kubeApi(kubeconfig: string, transport: Transport = httpsTranspor
 /** node:https with the credentials as data (no files). */
 export const httpsTransport: Transport = (req) =>
   new Promise((resolve, reject) => {
+    // A body goes with its length: node sends a DELETE's body without chunked framing or a length,
+    // so the API server took the DeleteOptions (its propagationPolicy) for the start of the next
+    // request on the kept-alive connection, and that request got a plain "400 Bad Request".
+    const headers = req.body === undefined ? req.headers : { ...req.headers, "Content-Length": String(Buffer.byteLength(req.body)) };
     const r = https.request(
       req.url,
-      { method: req.method, headers: req.headers, ca: req.ca, cert: req.cert, key: req.key, rejectUnauthorized: !req.insecure, timeout: 30_000 },
+      { method: req.method, headers, ca: req.ca, cert: req.cert, key: req.key, rejectUnauthorized: !req.insecure, timeout: 30_000 },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -152,6 +156,5 @@ export const httpsTransport: Transport = (req) =>
     );
     r.on("timeout", () => r.destroy(new Error(`${req.method} ${req.url}: timed out`)));
     r.on("error", reject);
-    if (req.body !== undefined) r.write(req.body);
-    r.end();
+    r.end(req.body);
   });

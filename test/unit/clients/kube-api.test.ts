@@ -4,8 +4,11 @@
  * exactly the API's. Does not prove TLS against a real API server.
  */
 import { readFileSync } from "node:fs";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { httpsTransport } from "../../../clients/kube-api";
 import { kubeApi, runHeal, type HttpRequest, type HttpResponse, type HealPlan } from "../../../ops/cnf";
 import { parse, stringify } from "yaml";
 import { buildKubeconfig } from "../../../clients/kubeconfig";
@@ -54,6 +57,39 @@ describe("kubeApi", () => {
       headers: { Authorization: `Basic ${Buffer.from("u:p").toString("base64")}`, "Content-Type": "application/json" },
     });
     expect(JSON.parse(f.calls[0].body!)).toEqual({ apiVersion: "v1", kind: "DeleteOptions", propagationPolicy: "Foreground" });
+  });
+});
+
+describe("httpsTransport", () => {
+  it("sends a DELETE's body with its length: the server reads it, and the next request on the kept-alive connection is sound", async () => {
+    // The fixture's self-signed certificate serves TLS on loopback; the framing is under test, not the verification.
+    const pki = (f: string) => readFileSync(path.join(__dirname, "../../fixtures/pki", f), "utf8");
+    const seen: { method?: string; length?: string; body: string; socket: number }[] = [];
+    const sockets: unknown[] = [];
+    const server = createServer({ cert: pki("client.crt"), key: pki("client.key") }, (req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        if (!sockets.includes(req.socket)) sockets.push(req.socket);
+        seen.push({ method: req.method, length: req.headers["content-length"], body, socket: sockets.indexOf(req.socket) });
+        res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/namespaces/default/pods/p`;
+      const body = JSON.stringify({ apiVersion: "v1", kind: "DeleteOptions", propagationPolicy: "Foreground" });
+      const base = { headers: { Accept: "application/json" }, insecure: true };
+      expect(await httpsTransport({ ...base, method: "DELETE", url, body })).toEqual({ status: 200, body: "{}" });
+      expect(await httpsTransport({ ...base, method: "GET", url })).toEqual({ status: 200, body: "{}" });
+      expect(seen).toEqual([
+        { method: "DELETE", length: String(body.length), body, socket: 0 },
+        { method: "GET", length: undefined, body: "", socket: 0 },
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 
