@@ -25,6 +25,9 @@
  * real etcd, the site's proxy and HTTPS registry; the VIP moves when its holder's keepalived stops;
  * a master heal (etcd member removed and added again) and a whole-cluster heal.
  *
+ * Every package is given as a `.zip`, as Tacker onboards a CSAR: the registry's and the cluster's
+ * (lab/cluster-lab.ts) and the NS's three; the test_cnf and Helm CNFs stay directories.
+ *
  * No recording stand-in is on any VM host's PATH (checked). What is still not real: each VM is a
  * set of namespaces sharing this machine's kernel (lab/README.md).
  */
@@ -35,6 +38,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aptProxyConf, proxyDropIn, type ProxyUrl } from "../../components/host-files";
 import { HELM_CNF_FIXTURE, helmCnfPackage } from "../fixtures/helm-cnf-package";
+import { writeZipPackage } from "../fixtures/zip";
 import { canary, outputIsSecretInState, ROOT, runNfv, until } from "./harness";
 import { inHost as inLabHost, kubectlWith, logNodeMemory, nodeOf, openClusterLab, POD_CIDR, type ClusterLab, type Server } from "./lab/cluster-lab";
 import { labResources, openstackLabEnabled } from "./lab/openstack";
@@ -598,7 +602,8 @@ async function removeCluster(vnf: string, label: string): Promise<void> {
 
 /**
  * The example NS (examples/hybrid-ns) as a site builds its packages: ETSI's SOL001 type files
- * added to each (they are not in this repository), the server's `image: nginx` from the registry VNF.
+ * added to each (they are not in this repository), the server's `image: nginx` from the registry VNF;
+ * each given as a `.zip`, as Tacker onboards them (the NS, the VM VNF's hook files, the CNF's manifest).
  */
 function hybridNsPackages(): Record<"ns" | "client-vnf" | "server-cnf", string> {
   const out = {} as Record<"ns" | "client-vnf" | "server-cnf", string>;
@@ -608,10 +613,12 @@ function hybridNsPackages(): Record<"ns" | "client-vnf" | "server-cnf", string> 
     for (const f of ["etsi_nfv_sol001_common_types.yaml", "etsi_nfv_sol001_vnfd_types.yaml"]) {
       cpSync(path.join(ROOT, "../shared/vnf-packages/etsi-sol001-2.6.1", f), path.join(dir, "Definitions", f));
     }
-    out[name] = dir;
+    if (name === "server-cnf") {
+      const manifest = path.join(dir, "Files/kubernetes/server.yaml");
+      writeFileSync(manifest, readFileSync(manifest, "utf8").replace(/image: nginx$/m, `image: ${nginxImage}`));
+    }
+    out[name] = writeZipPackage(`${dir}.zip`, dir);
   }
-  const manifest = path.join(out["server-cnf"], "Files/kubernetes/server.yaml");
-  writeFileSync(manifest, readFileSync(manifest, "utf8").replace(/image: nginx$/m, `image: ${nginxImage}`));
   return out;
 }
 

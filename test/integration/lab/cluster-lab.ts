@@ -2,7 +2,9 @@
  * What the files on real Kubernetes clusters share (issues 20 and 26): the lab OpenStack, a stack
  * holding the PrivateRegistry VNF with lab/nodes' images pushed to it (as an operator of an
  * air-gapped site does), and K8sCluster VNFs of kubernetes_vnf_package on lab nodes (VM hosts that
- * are Kubernetes-capable: lab/nodes) whose every image comes from that registry.
+ * are Kubernetes-capable: lab/nodes) whose every image comes from that registry. Both packages are
+ * given as `.zip` files, as Tacker onboards a CSAR: their scripts and files reach the hosts through
+ * the package source.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +12,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
+import { writeZipPackage } from "../../fixtures/zip";
 import { openLocalStack, ROOT, type LocalStack } from "../harness";
 import { labResources, labUp, openstackCli, type LabFacts } from "./openstack";
 
@@ -32,7 +35,7 @@ export type InstallParam = Record<string, unknown>;
 
 export interface ClusterLab {
   labEnv: LabFacts;
-  /** The file's scratch directory: the SSH key pair, the package, generated requests and manifests. */
+  /** The file's scratch directory: the SSH key pair, the packages, generated requests and manifests. */
   work: string;
   local: LocalStack;
   stack: Stack;
@@ -103,7 +106,7 @@ export function logNodeMemory(labEnv: LabFacts, ours: Server[]): void {
 }
 
 /** The node image's package versions (/etc/nfv-node-image), which the cluster pins. */
-function imageVersions(): Record<string, string> {
+export function imageVersions(): Record<string, string> {
   const image = execFileSync(path.join(NODES, "image"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   return Object.fromEntries(
     readFileSync(path.join(image, "etc/nfv-node-image"), "utf8")
@@ -134,6 +137,11 @@ export async function openClusterLab(opts: {
     const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
     writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
   }
+  const clusterPackage = writeZipPackage(path.join(work, "kubernetes_vnf_package.zip"), path.join(work, "package"));
+  const registryPackage = writeZipPackage(
+    path.join(work, "private_registry_vnf_package.zip"),
+    path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"),
+  );
   // The images, built from source once (cached), before anything is deployed.
   await opts.timed("images built or found", () => execFileSync(path.join(NODES, "k8s-images"), { stdio: ["ignore", "ignore", "inherit"] }));
 
@@ -152,7 +160,7 @@ export async function openClusterLab(opts: {
   await set("vims.lab.file", labEnv.vim_config);
   const r = `vnfs.${opts.registryVnf}`;
   await set(`${r}.vim`, "lab");
-  await set(`${r}.package`, path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"));
+  await set(`${r}.package`, registryPackage);
   await set(`${r}.instantiate_request`, registryRequest(work, labNet()));
   await set(`${r}.mode`, "native");
   await setSsh(r);
@@ -162,21 +170,7 @@ export async function openClusterLab(opts: {
   const pushed = await opts.timed("images pushed", () =>
     execFileSync(path.join(NODES, "push-images"), [registry, "--insecure"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
   );
-  const pushedImage = (name: string) =>
-    pushed
-      .split("\n")
-      .map((l) => l.split(" ")[1])
-      .find((ref) => ref?.startsWith(`${registry}/${name}:`)) ?? "";
-  const podnet = pushedImage("podnet");
-  if (!podnet) throw new Error(`no podnet image among those pushed:\n${pushed}`);
-
-  /** The pod network's DaemonSet (lab/nodes/podnet) with its image from the registry VNF and the request's pod CIDR. */
-  const podnetManifest = () => {
-    const out = path.join(work, "podnet.yaml");
-    const text = readFileSync(path.join(NODES, "podnet/podnet.yaml"), "utf8");
-    writeFileSync(out, text.replaceAll("@PODNET_IMAGE@", podnet).replaceAll("@POD_SUBNET@", POD_CIDR));
-    return out;
-  };
+  const pushedImage = (name: string) => pushedImageOf(pushed, registry, name);
 
   return {
     labEnv,
@@ -212,7 +206,7 @@ export async function openClusterLab(opts: {
       const v = `vnfs.${vnf}`;
       const versions = imageVersions();
       await set(`${v}.vim`, "lab");
-      await set(`${v}.package`, path.join(work, "package"));
+      await set(`${v}.package`, clusterPackage);
       await set(`${v}.instantiate_request`, request);
       await setSsh(v);
       const cluster: Record<string, string> = {
@@ -222,7 +216,7 @@ export async function openClusterLab(opts: {
         etcd_client_package_version: versions["etcd-client"],
         sandbox_image: `${registry}/pause:3.10.1`,
         image_repository: registry,
-        cni_manifest: podnetManifest(),
+        cni_manifest: writePodnetManifest(work, pushed, registry),
         // The conntrack table size is host-wide: a lab node (a container) cannot set it (kind's setting).
         kube_proxy_conntrack_max_per_core: "0",
       };
@@ -240,6 +234,29 @@ export async function openClusterLab(opts: {
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/** `lab/nodes/push-images`' pushed reference of the image whose name starts with `<registry>/<name>:`; "" if none. */
+export function pushedImageOf(pushed: string, registry: string, name: string): string {
+  return (
+    pushed
+      .split("\n")
+      .map((l) => l.split(" ")[1])
+      .find((ref) => ref?.startsWith(`${registry}/${name}:`)) ?? ""
+  );
+}
+
+/**
+ * The pod network's DaemonSet (lab/nodes/podnet) with its image from the registry and POD_CIDR,
+ * written to `work/podnet.yaml`; its path.
+ */
+export function writePodnetManifest(work: string, pushed: string, registry: string): string {
+  const podnet = pushedImageOf(pushed, registry, "podnet");
+  if (!podnet) throw new Error(`no podnet image among those pushed:\n${pushed}`);
+  const out = path.join(work, "podnet.yaml");
+  const text = readFileSync(path.join(NODES, "podnet/podnet.yaml"), "utf8");
+  writeFileSync(out, text.replaceAll("@PODNET_IMAGE@", podnet).replaceAll("@POD_SUBNET@", POD_CIDR));
+  return out;
 }
 
 /** The registry VNF's request (the seed's) on the lab network, without its proxy. */

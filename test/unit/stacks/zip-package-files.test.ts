@@ -2,7 +2,7 @@
  * Package files that parameters name (`certificate_path`, `helm_installation_script_path`,
  * registry `image_path`) from a `.zip` package, through the stack program (Pulumi mocks): read
  * through the package source as from a directory, by the same rules (inside the package, a regular
- * file, never a symbolic link). The zips are written here (test/unit/helpers/zip.ts).
+ * file, never a symbolic link). The zips are written here (test/fixtures/zip.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { readRegistryInstallation } from "../../../components/registry/params";
 import type { DiagnosticError } from "../../../translators/diagnostics";
 import { openPackage } from "../../../translators/tosca/phase1-read/read-package";
 import { plain, settle, type Registered } from "../helpers/pulumi-mocks";
-import { writeZipPackage } from "../helpers/zip";
+import { writeZipPackage } from "../../fixtures/zip";
 import { installK8sMocks } from "../k8s-cluster/k8s-mocks";
 import { kubernetesPackage } from "../../fixtures/kubernetes-package";
 import { OS_VIM } from "./vims";
