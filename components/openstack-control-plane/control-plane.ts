@@ -149,16 +149,24 @@ export class ControlPlane extends pulumi.ComponentResource {
     }
 
     this.authUrl = pulumi.interpolate`http://${args.publicHost}:${PUBLIC_APIS.identity.nodePort}/v3`;
-    // What the cloud starts with is made as admin through a provider of its own, each after its
-    // service's gate (selectServices requires keystone).
-    const setup = keystoneProvider(
-      `${name}-setup`,
-      { authUrl: after([this.ready.keystone!.id], this.authUrl), username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION },
-      { parent: this },
-    );
-    const onTheCloud = { parent: this, provider: setup };
-    this.imageIds = uploadImages(name, args.glanceImages ?? [], this.ready.glance!, onTheCloud);
-    this.networkIds = createNetworks(name, args.networks ?? [], this.ready.neutron!, onTheCloud);
+    // What the cloud starts with is made as admin, by a provider per service configured once that
+    // service's gate passed (after Keystone's: NEEDS). The openstack provider reads the service
+    // catalog once, when it first authenticates: one provider for both, configured after Keystone's
+    // gate, had the catalog of the services registered when the first image was uploaded, and
+    // Neutron's endpoint, registered later, was "No suitable endpoint" to it (a CI run, 2026-12-07).
+    const setupOn = (service: "glance" | "neutron", aliases: pulumi.Input<pulumi.Alias>[] = []) => ({
+      parent: this,
+      provider: keystoneProvider(
+        `${name}-setup-${service}`,
+        { authUrl: after([this.ready[service]!.id], this.authUrl), username: "admin", password: ctx.adminPassword, projectName: "admin", region: REGION },
+        { parent: this, aliases },
+      ),
+    });
+    const images = args.glanceImages ?? [];
+    const networks = args.networks ?? [];
+    // The one setup provider of before is the images' now.
+    this.imageIds = images.length > 0 ? uploadImages(name, images, this.ready.glance!, setupOn("glance", [{ name: `${name}-setup` }])) : {};
+    this.networkIds = networks.length > 0 ? createNetworks(name, networks, this.ready.neutron!, setupOn("neutron")) : {};
     // The VIM's provider is configured only once every service's gate passed and those resources
     // exist: whatever is deployed on it (a flavor, a port, an image looked up by name) never reaches
     // a service still coming up, though the whole loop runs in one `up`. A dependsOn would not do:

@@ -144,7 +144,7 @@ describe("ControlPlane", () => {
     expect(await valueOf(c.vim.vimRecord.apply((r) => r.name))).toBe("openstack_vim_osh");
   });
 
-  it("images and networks in the new cloud, through its setup provider: public images by name, shared networks with their subnet", async () => {
+  it("images and networks in the new cloud, each through a setup provider configured after its service's gate: public images by name, shared networks with their subnet", async () => {
     const c = new cp.ControlPlane("osh", {
       ...args(),
       glanceImages: [
@@ -161,7 +161,8 @@ describe("ControlPlane", () => {
       ["openstack:networking/network:Network", "osh-network-vnf-ext"],
       ["openstack:networking/subnet:Subnet", "osh-subnet-vnf-ext"],
     ]);
-    for (const r of onCloud) expect(r.provider, r.name).toMatch(/::osh-setup::/);
+    // The provider reads the catalog at its first authentication: each after the gate of the service it calls.
+    for (const r of onCloud) expect(r.provider, r.name).toMatch(r.type.startsWith("openstack:images") ? /::osh-setup-glance::/ : /::osh-setup-neutron::/);
     expect(onCloud[0].inputs).toMatchObject({
       name: "Software of VDU1",
       localFilePath: "/images/vdu1.qcow2",
@@ -174,13 +175,15 @@ describe("ControlPlane", () => {
     expect(onCloud[3].inputs).toMatchObject({ name: "vnf-ext", networkId: "osh-network-vnf-ext-id", cidr: "10.10.0.0/24", ipVersion: 4 });
     expect(await valueOf(c.networkIds["vnf-ext"])).toBe("osh-network-vnf-ext-id");
     expect(await valueOf(c.imageIds["VirtualStorage"])).toBe("osh-image-virtualstorage-id");
-    // The setup provider once Keystone is up; the VIM's once every gate passed and every image and network exists.
-    const setup = registered.find((r) => r.type === "pulumi:providers:openstack" && r.name === "osh-setup");
-    expect(setup?.inputs).toMatchObject({ authUrl: "http://192.0.2.21:30500/v3", userName: "admin", tenantName: "admin", region: "RegionOne" });
     const dependencies = async (o: pulumi.Output<unknown>) =>
       [...(await (o as unknown as { allResources(): Promise<Set<pulumi.Resource>> }).allResources())]
         .map((r) => (r as unknown as { __name: string }).__name)
         .sort();
+    for (const service of ["glance", "neutron"]) {
+      const setup = registered.find((r) => r.type === "pulumi:providers:openstack" && r.name === `osh-setup-${service}`);
+      expect(setup?.inputs).toMatchObject({ authUrl: "http://192.0.2.21:30500/v3", userName: "admin", tenantName: "admin", region: "RegionOne" });
+    }
+    // The VIM's provider once every gate passed and every image and network exists.
     expect(await dependencies(c.vim.endpoint)).toEqual(
       [
         ...Object.keys(c.ready).map((s) => `osh-${s}-ready`),
@@ -190,6 +193,41 @@ describe("ControlPlane", () => {
         "osh-subnet-vnf-ext",
       ].sort(),
     );
+  });
+
+  it("each setup provider reaches the engine only once its own service's gate exists: its first authentication finds that service in the catalog", async () => {
+    // Neutron's gate held back: the images' provider goes ahead, the networks' waits for it.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const seen: string[] = [];
+    pulumi.runtime.setMocks(
+      {
+        async newResource(a) {
+          if (a.name === "osh-neutron-ready") await held;
+          seen.push(a.name);
+          return { id: `${a.name}-id`, state: a.inputs };
+        },
+        call: (a) => a.inputs,
+      },
+      "pulumi-nfv",
+      "test",
+      false,
+    );
+    try {
+      new cp.ControlPlane("osh", { ...args(), glanceImages: [{ name: "img", file: "/img.qcow2" }], networks: [{ name: "net", cidr: "10.10.0.0/24" }] });
+      await settle();
+      expect(seen).toContain("osh-setup-glance");
+      expect(seen).toContain("osh-image-img");
+      expect(seen).not.toContain("osh-setup-neutron");
+      release();
+      await settle();
+      expect(seen.indexOf("osh-setup-neutron")).toBeGreaterThan(seen.indexOf("osh-neutron-ready"));
+      expect(seen).toContain("osh-network-net");
+    } finally {
+      release();
+      await settle();
+      registered = installMocks();
+    }
   });
 
   it("images without Glance, networks without Neutron, a name twice: refused, nothing registered", async () => {
