@@ -83,7 +83,7 @@ describe.skipIf(!enabled)("examples/k8s-cluster-openstack from the packed packag
   it("up: the registry VM ACTIVE, its registry answering on the endpoint output", async () => {
     const up = await timed("registry up", () => stack.up({ color: "never" }));
     expect(up.summary.result).toBe("succeeded");
-    expect(servers().map((s) => [s.Name, s.Status])).toEqual([["registry-registry-0", "ACTIVE"]]);
+    expect(servers().map((s) => [s.Name, s.Status])).toEqual([["registry-vnf-registry-0", "ACTIVE"]]);
     registry = up.outputs.registry.value as string;
     expect(registry).toMatch(/^\d+\.\d+\.\d+\.\d+:5000$/);
   });
@@ -110,9 +110,9 @@ describe.skipIf(!enabled)("examples/k8s-cluster-openstack from the packed packag
         .map((s) => [s.Name, s.Status])
         .sort(),
     ).toEqual([
-      ["cluster-masterNode-0", "ACTIVE"],
-      ["cluster-workerNode-0", "ACTIVE"],
-      ["registry-registry-0", "ACTIVE"],
+      ["cluster-vnf-masterNode-0", "ACTIVE"],
+      ["cluster-vnf-workerNode-0", "ACTIVE"],
+      ["registry-vnf-registry-0", "ACTIVE"],
     ]);
     expect(up.outputs.kubernetesVim.value).toMatchObject({ name: "kubernetes_vim_example", type: "kubernetes" });
     kubeconfig = path.join(work, "kubeconfig");
