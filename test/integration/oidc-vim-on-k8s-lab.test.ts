@@ -2,7 +2,7 @@
  * An OIDC Kubernetes VIM, as Tacker registers one (`oidc_token_url`, `client_id`, `client_secret`,
  * `username`, `password`, a CA bundle of the API server's and the issuer's CAs), on the lab API
  * (lab/k8s) made to trust a real OIDC issuer on loopback (lab/oidc: Debian's glewlwyd, id_tokens
- * of 60 s): the sample CNF deployed, healed and left unchanged by a second up through id_tokens
+ * of 60 s): the sample CNF (its package a zip) deployed, healed and left unchanged by a second up through id_tokens
  * only (the VIM has no other credential; RBAC grants the issuer's user, not the lab's admin), a
  * token asked for again once the first has expired (by the provider and by this project's API
  * client), no credential in plain text anywhere (the
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeApi } from "../../clients/kube-api";
 import { buildKubeconfig } from "../../clients/kubeconfig";
 import { requestIdToken, type OidcCredentials } from "../../clients/oidc";
+import { writeZipPackage } from "../fixtures/zip";
 import { openLocalStack, openTestStack, registerSecret, removeTestStack, ROOT, runNfv, storedState, until, type LocalStack } from "./harness";
 import { k8sLabBuilt, k8sLabDown, k8sLabUp, kubectl } from "./lab/k8s";
 
@@ -122,7 +123,9 @@ describe.skipIf(!k8sLabBuilt)("an OIDC Kubernetes VIM on the lab API, with a rea
     stack = await openTestStack(local, STACK);
     await stack.setConfig("pulumi-nfv:vims.oidc.file", { value: vimFile }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.vim", { value: "oidc" }, true);
-    await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: path.join(ROOT, "../shared/vnf-packages/test_cnf") }, true);
+    // As Tacker onboards it, a zip: the stack program reads it through Pulumi's own TypeScript runner.
+    const pkg = writeZipPackage(path.join(work, "test_cnf.zip"), path.join(ROOT, "../shared/vnf-packages/test_cnf"));
+    await stack.setConfig("pulumi-nfv:vnfs.cnf.package", { value: pkg }, true);
     await stack.setConfig("pulumi-nfv:vnfs.cnf.instantiate_request", { value: "lab/requests/test-cnf-simple.json" }, true);
   }, 600_000);
 
