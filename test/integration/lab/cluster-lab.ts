@@ -59,7 +59,10 @@ export interface ClusterLab {
    * fixture's is not Helm: issue 25); `edit` may change its installation parameters.
    */
   clusterRequest(fixture: string, vimName: string, edit?: (install: InstallParam) => void): string;
-  /** A K8sCluster VNF of the package in the stack: the node image's pinned versions, every image from the registry VNF. */
+  /**
+   * A K8sCluster VNF of the package in the stack (`work/package` zipped as it is at this call): the
+   * node image's pinned versions, every image from the registry VNF.
+   */
   addCluster(vnf: string, request: string): Promise<void>;
   /** This VIM's kubeconfig (the stack's `kubeconfigs` output), written to a file of `work`; its path. */
   kubeconfigOf(vimName: string): Promise<string>;
@@ -137,7 +140,6 @@ export async function openClusterLab(opts: {
     const df = path.join(work, `package/Definitions/sample_kubernetes_df_${flavour}.yaml`);
     writeFileSync(df, readFileSync(df, "utf8").replace(/name: Image for (master|worker)Node (HA )?kubernetes/g, `name: ${NODE_IMAGE}`));
   }
-  const clusterPackage = writeZipPackage(path.join(work, "kubernetes_vnf_package.zip"), path.join(work, "package"));
   const registryPackage = writeZipPackage(
     path.join(work, "private_registry_vnf_package.zip"),
     path.join(ROOT, "../shared/vnf-packages/private_registry_vnf_package"),
@@ -206,7 +208,8 @@ export async function openClusterLab(opts: {
       const v = `vnfs.${vnf}`;
       const versions = imageVersions();
       await set(`${v}.vim`, "lab");
-      await set(`${v}.package`, clusterPackage);
+      // Zipped now, not when the lab opened: a file may add to the package first (the complex request's CA).
+      await set(`${v}.package`, writeZipPackage(path.join(work, "kubernetes_vnf_package.zip"), path.join(work, "package")));
       await set(`${v}.instantiate_request`, request);
       await setSsh(v);
       const cluster: Record<string, string> = {
