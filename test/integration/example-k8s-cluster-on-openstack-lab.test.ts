@@ -8,14 +8,13 @@
  * change; a destroy that leaves no server of the example.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPacked, packTarball } from "../package/install-packed";
-import { openLocalStack, registerPrivateKeyFile, removeTestStack, ROOT, setSecretConfig, until, type LocalStack } from "./harness";
+import { ROOT, until } from "./harness";
 import { imageVersions, kubectlWith, NODE_IMAGE, NODES, pushedImageOf, writePodnetManifest } from "./lab/cluster-lab";
+import { openExampleProject, type ExampleProject } from "./lab/example-project";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
@@ -23,53 +22,39 @@ const enabled = openstackLabEnabled();
 const EXAMPLE = "k8s-cluster-openstack";
 
 let facts!: LabFacts;
-let work = "";
-let app = "";
-let local: LocalStack | undefined;
-let stack!: Stack;
+let example: ExampleProject | undefined;
 let registry = "";
 const { timings, timed } = timer();
 
 type Server = { ID: string; Name: string; Status: string; Networks: Record<string, string[]> };
 const servers = () => openstackCli<Server[]>(facts, ["server", "list"]).filter((s) => /^(registry|cluster)-/.test(s.Name));
-const set = (key: string, value: string) => stack.setConfig(`${EXAMPLE}:${key}`, { value });
 
 /** The example's request file with every external link on the lab network. */
 function request(name: string): string {
-  const r = JSON.parse(readFileSync(path.join(app, "requests", `${name}.json`), "utf8")) as { extVirtualLinks: { resourceId: string }[] };
+  const r = JSON.parse(readFileSync(path.join(example!.app, "requests", `${name}.json`), "utf8")) as { extVirtualLinks: { resourceId: string }[] };
   for (const l of r.extVirtualLinks) l.resourceId = labResources(facts)["network.lab-net"];
-  const out = path.join(work, `${name}.json`);
+  const out = path.join(example!.work, `${name}.json`);
   writeFileSync(out, JSON.stringify(r, null, 2));
   return out;
 }
 
 describe.skipIf(!enabled)("examples/k8s-cluster-openstack from the packed package, on the lab OpenStack", () => {
+  let stack!: Stack;
+  let set!: ExampleProject["set"];
   beforeAll(async () => {
     facts = labUp();
-    work = mkdtempSync(path.join(tmpdir(), "nfv-example-k8s-"));
-    app = path.join(work, EXAMPLE);
-    cpSync(path.join(ROOT, "examples", EXAMPLE), app, { recursive: true });
-    // The cluster's packages of the site: the node image's, which names its own versions.
-    expect(readFileSync(path.join(app, "packages/cluster/Definitions/k8s_cluster.yaml"), "utf8")).toContain(`name: ${NODE_IMAGE}`);
+    // The cluster's package names the site's node image, which names its own versions.
+    expect(readFileSync(path.join(ROOT, "examples", EXAMPLE, "packages/cluster/Definitions/k8s_cluster.yaml"), "utf8")).toContain(`name: ${NODE_IMAGE}`);
     await timed("images built or found", () => execFileSync(path.join(NODES, "k8s-images"), { stdio: ["ignore", "ignore", "inherit"] }));
-    await timed("npm pack and install", async () => installPacked(await packTarball(work), app));
-    const key = path.join(work, "id_ed25519");
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "example", "-f", key]);
-    registerPrivateKeyFile("SSH private key of the example", key);
-    local = await openLocalStack({ stackName: "it-example-k8s", workDir: app });
-    stack = local.stack;
-    await set("vimConfig", facts.vim_config);
+    example = await openExampleProject(EXAMPLE, "it-example-k8s", facts, timed);
+    ({ stack, set } = example);
     await set("registryRequest", request("registry"));
     // The lab's VMs have Debian's docker-registry, not Docker.
     await set("registryMode", "native");
-    await set("sshPublicKey", readFileSync(`${key}.pub`, "utf8").trim());
-    await setSecretConfig(stack, `${EXAMPLE}:sshPrivateKey`, readFileSync(key, "utf8"), false);
   }, 900_000);
 
   afterAll(async () => {
-    await removeTestStack(stack);
-    local?.dispose();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await example?.close();
     console.log(`example ${EXAMPLE} timings (s): ${JSON.stringify(timings)}`);
   }, 900_000);
 
@@ -100,7 +85,7 @@ describe.skipIf(!enabled)("examples/k8s-cluster-openstack from the packed packag
     await set("containerdPackageVersion", versions.containerd);
     await set("sandboxImage", pushedImageOf(pushed, registry, "pause"));
     await set("imageRepository", registry);
-    await set("cniManifest", writePodnetManifest(work, pushed, registry));
+    await set("cniManifest", writePodnetManifest(example!.work, pushed, registry));
     // The lab's nodes are containers: the host-wide conntrack table is not theirs to size.
     await set("kubeProxyConntrackMaxPerCore", "0");
     const up = await timed("cluster up", () => stack.up({ color: "never" }));
@@ -115,7 +100,7 @@ describe.skipIf(!enabled)("examples/k8s-cluster-openstack from the packed packag
       ["registry-vnf-registry-0", "ACTIVE"],
     ]);
     expect(up.outputs.kubernetesVim.value).toMatchObject({ name: "kubernetes_vim_example", type: "kubernetes" });
-    kubeconfig = path.join(work, "kubeconfig");
+    kubeconfig = path.join(example!.work, "kubeconfig");
     writeFileSync(kubeconfig, up.outputs.kubeconfig.value as string, { mode: 0o600 });
     await until("both nodes Ready", 300, () => {
       const ready = kubectlWith(

@@ -4,14 +4,12 @@
  * touches nothing, an up whose instantiate_end hook writes the greeting on the VM, a second up with
  * no change, a destroy that leaves no server, port or keypair.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPacked, packTarball } from "../package/install-packed";
-import { openLocalStack, registerPrivateKeyFile, removeTestStack, ROOT, setSecretConfig, until, type LocalStack } from "./harness";
+import { until } from "./harness";
+import { openExampleProject, type ExampleProject } from "./lab/example-project";
 import { labResources, labUp, openstackCli, openstackLabEnabled, type LabFacts } from "./lab/openstack";
 import { timer } from "./lab/timings";
 
@@ -20,47 +18,33 @@ const EXAMPLE = "vm-vnf-openstack";
 const GREETING = "hello from the lab";
 
 let facts!: LabFacts;
-let work = "";
-let local: LocalStack | undefined;
-let stack!: Stack;
+let example: ExampleProject | undefined;
 const { timings, timed } = timer();
 
 const mine = <T extends { Name: string }>(xs: T[]) => xs.filter((x) => x.Name.startsWith("greeter-"));
 const servers = () => mine(openstackCli<{ ID: string; Name: string; Status: string }[]>(facts, ["server", "list"]));
 const ports = () => mine(openstackCli<{ Name: string }[]>(facts, ["port", "list"]));
 const keypairs = () => mine(openstackCli<{ Name: string }[]>(facts, ["keypair", "list"]));
-const set = (key: string, value: string) => stack.setConfig(`${EXAMPLE}:${key}`, { value });
 
 describe.skipIf(!enabled)("examples/vm-vnf-openstack from the packed package, on the lab OpenStack", () => {
+  let stack!: Stack;
   beforeAll(async () => {
     facts = labUp();
-    work = mkdtempSync(path.join(tmpdir(), "nfv-example-vm-"));
-    const app = path.join(work, EXAMPLE);
-    cpSync(path.join(ROOT, "examples", EXAMPLE), app, { recursive: true });
-    await timed("npm pack and install", async () => installPacked(await packTarball(work), app));
-    const key = path.join(work, "id_ed25519");
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "example", "-f", key]);
-    registerPrivateKeyFile("SSH private key of the example", key);
-    const request = path.join(work, "instantiate.json");
+    example = await openExampleProject(EXAMPLE, "it-example-vm", facts, timed);
+    stack = example.stack;
+    const request = path.join(example.work, "instantiate.json");
     const link = {
       id: "ext0",
       resourceId: labResources(facts)["network.lab-net"],
       extCps: [{ cpdId: "greeterCp", cpConfig: [{ cpProtocolData: [{ layerProtocol: "IP_OVER_ETHERNET" }] }] }],
     };
     writeFileSync(request, JSON.stringify({ flavourId: "simple", extVirtualLinks: [link] }, null, 2));
-    local = await openLocalStack({ stackName: "it-example-vm", workDir: app });
-    stack = local.stack;
-    await set("vimConfig", facts.vim_config);
-    await set("instantiateRequest", request);
-    await set("sshPublicKey", readFileSync(`${key}.pub`, "utf8").trim());
-    await setSecretConfig(stack, `${EXAMPLE}:sshPrivateKey`, readFileSync(key, "utf8"), false);
-    await set("greeting", GREETING);
+    await example.set("instantiateRequest", request);
+    await example.set("greeting", GREETING);
   }, 900_000);
 
   afterAll(async () => {
-    await removeTestStack(stack);
-    local?.dispose();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await example?.close();
     console.log(`example ${EXAMPLE} timings (s): ${JSON.stringify(timings)}`);
   }, 600_000);
 

@@ -2,11 +2,10 @@
  * An OIDC Kubernetes VIM, as Tacker registers one (`oidc_token_url`, `client_id`, `client_secret`,
  * `username`, `password`, a CA bundle of the API server's and the issuer's CAs), on the lab API
  * (lab/k8s) made to trust a real OIDC issuer on loopback (lab/oidc: Debian's glewlwyd, id_tokens
- * of 60 s): the sample CNF (its package a zip) deployed, healed and left unchanged by a second up through id_tokens
- * only (the VIM has no other credential; RBAC grants the issuer's user, not the lab's admin), a
- * token asked for again once the first has expired (by the provider and by this project's API
- * client), no credential in plain text anywhere (the
- * canary scan), destroy. Runs when the lab binaries are cached, like the other lab API files.
+ * of 60 s): the sample CNF (its package a zip) deployed, healed and left unchanged by a second up
+ * through id_tokens only (the VIM has no other credential; RBAC grants the issuer's user, not the
+ * lab's admin), a token asked for again once the first has expired (by the provider and by this
+ * project's API client), no credential in plain text anywhere (the canary scan), destroy. Runs when the lab binaries are cached, like the other lab API files.
  */
 import { execFileSync } from "node:child_process";
 import * as https from "node:https";

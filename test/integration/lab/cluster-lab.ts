@@ -217,7 +217,7 @@ export async function openClusterLab(opts: {
         kubernetes_package_version: versions.kubeadm,
         containerd_package_version: versions.containerd,
         etcd_client_package_version: versions["etcd-client"],
-        sandbox_image: `${registry}/pause:3.10.1`,
+        sandbox_image: pushedImage("pause"),
         image_repository: registry,
         cni_manifest: writePodnetManifest(work, pushed, registry),
         // The conntrack table size is host-wide: a lab node (a container) cannot set it (kind's setting).
