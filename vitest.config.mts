@@ -8,6 +8,10 @@ export default defineConfig({
     globalSetup: ["test/unit/global-setup.ts"],
     testTimeout: 20_000,
     // The JSON report feeds the one-line "N passed, N failed" summary that CI prints.
-    reporters: ["default", ["json", { outputFile: ".test-results/unit.json" }]],
+    reporters: [
+      "default",
+      ["json", { outputFile: ".test-results/unit.json" }],
+      ["./test/tools/hook-errors-reporter.mjs", { outputFile: ".test-results/unit.hook-errors" }],
+    ],
   },
 });

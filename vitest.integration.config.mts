@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 import ListedOrder from "./test/integration/sequencer";
 
+const report = process.env.NFV_INTEGRATION_REPORT ?? ".test-results/integration.json";
+
 // Integration tests drive the real Pulumi engine and lab services: one file at a time, long timeouts.
 export default defineConfig({
   test: {
@@ -13,7 +15,12 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 600_000,
     hookTimeout: 600_000,
-    // test/run-all runs the files in phases, each with its own report.
-    reporters: ["default", ["json", { outputFile: process.env.NFV_INTEGRATION_REPORT ?? ".test-results/integration.json" }]],
+    // test/run-all runs the files in phases, each with its own report, and beside it the errors of
+    // no test (a describe's hooks), which the JSON report leaves out (test/tools/summarize.mjs reads both).
+    reporters: [
+      "default",
+      ["json", { outputFile: report }],
+      ["./test/tools/hook-errors-reporter.mjs", { outputFile: report.replace(/\.json$/, ".hook-errors") }],
+    ],
   },
 });

@@ -14,17 +14,18 @@
  * Both sides end at the same point: every Deployment Available (Pulumi's await logic waits for it),
  * the new replica Available, every Deployment gone. Between measurements the bench waits until no
  * pod of the previous side is left, so one side's leftovers do not load the other's measurement;
- * the order alternates (Pulumi first at the first size, kubectl first at the next).
+ * the order alternates (Pulumi first at the first size, kubectl first at the next). Each Pulumi
+ * run says where its seconds went and its processes' peak memory (bench/timed-run), below the table.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { openBenchStack, ratioTable, REPO } from "./bench-stack";
+import { budgeted, nfvRun, type Timed } from "./timed-run";
 
 const LAB = join(REPO, "lab/k8s");
-const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (.bench-build)
 const SIZES = (process.env.BENCH_SIZES ?? "10,50").split(",").map(Number);
 const HOLDER = "bench-cnf";
 const K8S_VERSION = /^K8S_VERSION=(\S+)/m.exec(readFileSync(join(LAB, "build.sh"), "utf8"))![1];
@@ -39,11 +40,11 @@ function kubectl(...args: string[]): string {
   return execFileSync(KUBECTL, ["--kubeconfig", KUBECONFIG, "-n", "default", ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
 }
 
-/** Seconds `f` took. */
-async function timed(f: () => unknown): Promise<number> {
+/** Seconds `f` took (kubectl's side: no step events, no Pulumi processes). */
+async function timed(f: () => unknown): Promise<Timed> {
   const t = performance.now();
   await f();
-  return (performance.now() - t) / 1000;
+  return { seconds: (performance.now() - t) / 1000, budget: [] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,15 +181,14 @@ async function quiesce(): Promise<void> {
 
 interface Side {
   name: "pulumi" | "kubectl";
-  deploy(): Promise<number>;
-  scale(): Promise<number>;
-  destroy(): Promise<number>;
+  deploy(): Promise<Timed>;
+  scale(): Promise<Timed>;
+  destroy(): Promise<Timed>;
   dispose(): Promise<void>;
 }
 
-async function pulumiSide(n: number, vimConfig: string, pkg: string, request: string): Promise<Side> {
-  const name = `bench-cnf-${n}`;
-  const { stack, env, dispose } = await openBenchStack(name, {
+async function pulumiSide(n: number, vimConfig: string, pkg: string, request: string, work: string): Promise<Side> {
+  const p = await openBenchStack(`bench-cnf-${n}`, {
     "pulumi-nfv:vims.lab.file": vimConfig,
     "pulumi-nfv:vnfs.bench.vim": "lab",
     "pulumi-nfv:vnfs.bench.package": pkg,
@@ -197,19 +197,14 @@ async function pulumiSide(n: number, vimConfig: string, pkg: string, request: st
   return {
     name: "pulumi",
     deploy: () =>
-      timed(async () => {
-        const r = await stack.up({ color: "never" });
+      budgeted(async (onEvent) => {
+        const r = await p.stack.up({ color: "never", onEvent });
         if (r.summary.result !== "succeeded") throw new Error(`pulumi up: ${r.summary.result}`);
       }),
-    scale: () =>
-      timed(() => {
-        // the CLI as an operator runs it, in its own process (its build of this bench)
-        const args = [NFV_CLI, "scale", "--stack", name, "--vnf", "bench", "--aspect", "d0_aspect", "--steps", "1", "--type", "out", "--cwd", REPO];
-        const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: "utf8" });
-        if (r.status !== 0) throw new Error(`nfv scale exited ${r.status}: ${(r.stdout + r.stderr).slice(-1500)}`);
-      }),
-    destroy: () => timed(() => stack.destroy({ color: "never" })),
-    dispose,
+    // the CLI as an operator runs it, in its own process (its build of this bench)
+    scale: () => nfvRun(p, "scale", ["--vnf", "bench", "--aspect", "d0_aspect", "--steps", "1", "--type", "out"], work),
+    destroy: () => budgeted((onEvent) => p.stack.destroy({ color: "never", onEvent })),
+    dispose: p.dispose,
   };
 }
 
@@ -237,25 +232,32 @@ interface Row {
   op: string;
   pulumi?: number;
   kubectl?: number;
+  /** Where the Pulumi run's seconds went, and its processes' peak memory. */
+  budget?: string[];
+  memory?: string;
 }
 
 async function runSize(n: number, first: "pulumi" | "kubectl", vimConfig: string, work: string, rows: Row[]): Promise<void> {
   const { pkg, manifest, request } = generatePackage(work, n);
-  const sides = [await pulumiSide(n, vimConfig, pkg, request), kubectlSide(n, manifest)];
+  const sides = [await pulumiSide(n, vimConfig, pkg, request, work), kubectlSide(n, manifest)];
   if (first === "kubectl") sides.reverse();
-  const row = (op: string) => rows.find((r) => r.op === op) ?? rows[rows.push({ op }) - 1];
+  const record = (op: string, side: Side["name"], t: Timed) => {
+    const row = rows.find((r) => r.op === op) ?? rows[rows.push({ op }) - 1];
+    row[side] = t.seconds;
+    if (side === "pulumi") Object.assign(row, { budget: t.budget, memory: t.memory });
+  };
   try {
     for (const side of sides) {
       await quiesce();
       log(`${side.name}: deploy ${n} Deployments`);
-      row(`deploy ${n} Deployments`)[side.name] = await side.deploy();
+      record(`deploy ${n} Deployments`, side.name, await side.deploy());
       const after = deployments();
       check(`${n} Deployments Available`, after.size === n && [...after.values()].every((a) => a === 1));
       log(`${side.name}: scale out d0`);
-      row(`scale d0 out (${n} Deployments)`)[side.name] = await side.scale();
+      record(`scale d0 out (${n} Deployments)`, side.name, await side.scale());
       check("d0 with 2 replicas Available", deployments().get("d0") === 2);
       log(`${side.name}: destroy`);
-      row(`destroy ${n} Deployments`)[side.name] = await side.destroy();
+      record(`destroy ${n} Deployments`, side.name, await side.destroy());
       check("no Deployment left", deployments().size === 0);
     }
   } finally {
@@ -289,6 +291,12 @@ async function main(): Promise<void> {
       `load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")} at the end, on ${cpus().length} cores; bench took ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      "",
+      "where each Pulumi run's seconds went (its step events):",
+      ...rows.filter((r) => r.budget?.length).flatMap((r) => [`${r.op}, ${r.budget![0]}`, ...r.budget!.slice(1)]),
+      "",
+      "peak memory of each Pulumi run's processes (sampled every 0.5 s):",
+      ...rows.filter((r) => r.memory).map((r) => `${r.op}: ${r.memory}`),
     ];
     process.stdout.write(out.join("\n") + "\n");
   }

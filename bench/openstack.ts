@@ -38,20 +38,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { join } from "node:path";
 import { keystoneSession } from "../clients/openstack";
-import { readStepEvents, stepEvent, type StepEvent } from "../cli/event-log";
-import { describeBudget, stepBudget } from "./step-budget";
-import { describeMemory, pids, PulumiMemorySampler, rollup, statFields } from "./process-memory";
+import { pids, rollup, statFields } from "./process-memory";
 import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
-import { runProcess } from "./run-process";
+import { budgeted, nfvRun, type Timed } from "./timed-run";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
 const LAB = join(REPO, "lab/openstack");
 const FIXTURES = join(REPO, "bench/fixtures");
 const PACKAGE = join(FIXTURES, "bench_vnf");
-const NFV_CLI = resolve(__dirname, "../cli/nfv.js"); // built with this bench (.bench-build)
 const SIZES = (process.env.BENCH_SIZES ?? "5,20,100").split(",").map(Number);
 /** For debugging one side: BENCH_SIDES=heat or pulumi (default both); BENCH_SIZES=5 (default 5,20,100). */
 const SIDES = (process.env.BENCH_SIDES ?? "pulumi,heat").split(",");
@@ -439,50 +435,6 @@ async function pulumiOpen(n: number, facts: Facts, resources: Facts, work: strin
     [`${vnf}.package`]: PACKAGE,
     [`${vnf}.instantiate_request`]: requestFile,
   });
-}
-
-/** A Pulumi run's seconds, where they went (bench/step-budget), and its processes' peak memory (bench/process-memory). */
-interface Timed {
-  seconds: number;
-  budget: string[];
-  memory?: string;
-}
-
-/** Runs `run` while sampling its processes' memory; when it began and ended. */
-async function sampled<T>(run: () => Promise<T>): Promise<{ start: number; end: number; memory: string; result: T }> {
-  const memory = new PulumiMemorySampler();
-  memory.start();
-  try {
-    const start = Date.now();
-    const result = await run();
-    return { start, end: Date.now(), memory: describeMemory(memory.peaks()), result };
-  } finally {
-    memory.stop();
-  }
-}
-
-/** Times `run`, given an `onEvent` collecting its step events, and samples its processes' memory; with what it returned. */
-async function budgeted<T>(run: (onEvent: (e: EngineEvent) => void) => Promise<T>): Promise<Timed & { result: T }> {
-  const events: StepEvent[] = [];
-  const s = await sampled(() =>
-    run((e) => {
-      const step = stepEvent(e, Date.now());
-      if (step) events.push(step);
-    }),
-  );
-  return { seconds: (s.end - s.start) / 1000, budget: describeBudget(stepBudget(events, s.start, s.end)), memory: s.memory, result: s.result };
-}
-
-/**
- * `nfv <operation> … --stack <the bench's stack>` as an operator runs it, in its own process (this
- * bench's build): timed, its step events from its `--event-log`, its processes' memory sampled.
- */
-async function nfvRun(p: BenchStack, operation: string, args: string[], work: string): Promise<Timed> {
-  const eventLog = join(work, `${operation}-${p.name}-${Date.now()}.jsonl`);
-  const argv = [NFV_CLI, operation, "--stack", p.name, ...args, "--event-log", eventLog, "--cwd", REPO];
-  const s = await sampled(() => runProcess(process.execPath, argv, { ...process.env, ...p.env }));
-  if (s.result.status !== 0) throw new Error(`nfv ${operation} exited ${s.result.status}: ${s.result.output.slice(-1500)}`);
-  return { seconds: (s.end - s.start) / 1000, budget: describeBudget(stepBudget(readStepEvents(eventLog), s.start, s.end)), memory: s.memory };
 }
 
 async function pulumiUp(p: BenchStack, n: number): Promise<Timed> {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Prints "N passed, N failed, N skipped" over test reports, the closing line CI reads, after one
-// line per failing test (file, test, the first line of its error and its first `error:` line): CI shows only the log's tail.
-// Reads vitest JSON reports (*.json) and TAP streams (*.tap, e.g. bats).
+// line per failing test (file, test, the first line of its error and its most telling `error:` line):
+// CI shows only the log's tail. Reads vitest JSON reports (*.json, each with the errors of no test
+// beside it in *.hook-errors) and TAP streams (*.tap, e.g. bats).
 import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 
@@ -9,17 +10,31 @@ let passed = 0;
 let skipped = 0;
 const failures = [];
 
-// The first line of an error, and its first `error:` line when that comes later: a failed Pulumi
-// run of the Automation API is a CommandError whose first line says only "code: -2", the CLI's
-// transcript (and its error) below it.
+// The first line of an error, then its most telling `error:` line. A failed Pulumi run of the
+// Automation API is a CommandError whose first line says only "code: -2", the CLI's transcript
+// below it, where the stack's "error: update failed" often comes before the resource's own error:
+// that one is shown, with the resource it names (the line above) and its "* ..." causes (below).
+const GENERIC = /^error: (update|preview|destroy|refresh|import) failed$/;
 const headline = (text) => {
   const lines = (text ?? "")
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
   const first = lines[0] ?? "";
-  const error = lines.slice(1).find((l) => /^error:/.test(l));
-  return (error === undefined ? first : `${first} … ${error}`).slice(0, 600);
+  const isError = (l, i) => i > 0 && /^error:/.test(l);
+  let at = lines.findIndex((l, i) => isError(l, i) && !GENERIC.test(l));
+  if (at < 0) at = lines.findIndex(isError);
+  if (at < 0) return first.slice(0, 600);
+  const owner = at > 1 && /\):$/.test(lines[at - 1]) ? [lines[at - 1]] : [];
+  const causes = [];
+  for (let i = at + 1; i < lines.length && causes.length < 3 && lines[i].startsWith("*"); i++) causes.push(lines[i]);
+  return [first, "…", ...owner, lines[at], ...causes].join(" ").slice(0, 600);
+};
+
+// The errors of no test that test/tools/hook-errors-reporter.mjs wrote beside a vitest report.
+const hookErrors = (report) => {
+  const file = report.replace(/\.json$/, ".hook-errors");
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : [];
 };
 
 for (const file of process.argv.slice(2)) {
@@ -44,9 +59,15 @@ for (const file of process.argv.slice(2)) {
       const failed = (result.assertionResults ?? []).filter((a) => a.status === "failed");
       for (const a of failed) failures.push(`${name} > ${a.fullName}: ${headline(a.failureMessages?.[0])}`);
       // A file that failed outside its tests (a hook: an integration file's canary scan, a setup
-      // that threw) counts as one failure, or the closing line would say 0 failed.
-      if (result.status === "failed" && failed.length === 0) failures.push(`${name} (outside its tests): ${headline(result.message)}`);
+      // that threw) counts as one failure, or the closing line would say 0 failed; its hooks'
+      // errors say why (the report's own message is empty when a describe's hook threw).
+      if (result.status !== "failed" || failed.length > 0) continue;
+      const hooks = hookErrors(file).filter((e) => e.file === result.name);
+      const why = hooks.length > 0 ? hooks.map((e) => `${e.where ? `${e.where}: ` : ""}${headline(e.message)}`).join(" | ") : headline(result.message);
+      failures.push(`${name} (outside its tests): ${why}`);
     }
+    // Errors vitest met outside any file (an unhandled rejection): the run failed on them.
+    for (const e of hookErrors(file).filter((h) => h.file === "")) failures.push(`${file}: ${e.where}: ${headline(e.message)}`);
   }
 }
 for (const failure of failures) console.log(`FAILED ${failure}`);
