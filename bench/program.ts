@@ -7,6 +7,12 @@
  * is its own); the target of issue 23 is under 5 s at 1,000 VNFCs and linear, which the per-VNFC
  * column shows. Each child loads @pulumi/pulumi's source-map-support first, as Pulumi's runner
  * does (cmd/run/index.js): a stack formatted in the program costs what it costs under `pulumi up`.
+ *
+ * Two peers per size, each in its own process: the same program with the SDK's promise stacks as
+ * it ships (what components/sdk-promise-stacks.ts saves), and the floor: the very resources VmVnf
+ * registered (their types, names and inputs as the mocks saw them, recorded by the first child)
+ * registered again straight through the SDK's classes, with no component, plan or Output between
+ * them. What the floor costs, no component can save: it is the SDK's own registration.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +34,21 @@ interface Result {
   peakRssMiB: number;
 }
 
+/** A resource as the mocks saw it registered: what the floor registers again. */
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+/** The SDK's classes of the types VmVnf registers in this bench (the floor refuses any other). */
+const CLASSES: Record<string, new (name: string, args: never, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource> = {
+  "openstack:networking/port:Port": openstack.networking.Port,
+  "openstack:compute/instance:Instance": openstack.compute.Instance,
+};
+
+const peakRssMiB = () => Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
+
 /** bench_vnf with N instances of VDU1 at the level `instantiation_level_100`, and its request. */
 function packageOfSize(dir: string, n: number): { pkg: string; request: string } {
   const pkg = join(dir, "bench_vnf");
@@ -47,13 +68,19 @@ function packageOfSize(dir: string, n: number): { pkg: string; request: string }
   return { pkg, request };
 }
 
-/** One size, in this process: the JSON result on stdout. */
-async function measure(n: number): Promise<void> {
+/**
+ * One size, in this process: the JSON result on stdout. With `record`, the registered resources
+ * (but the provider) are written there as JSON, for the floor.
+ */
+async function measure(n: number, record?: string): Promise<void> {
   let resources = 0;
+  const registered: Registered[] = [];
   pulumi.runtime.setMocks(
     {
       newResource(args) {
         resources++;
+        if (record && !args.type.startsWith("pulumi:providers:"))
+          registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
         const state: Record<string, unknown> = { ...args.inputs };
         if (args.type === "openstack:networking/port:Port") state.allFixedIps = [`10.${(resources >> 16) & 255}.${(resources >> 8) & 255}.${resources & 255}`];
         return { id: `${args.name}-id`, state };
@@ -80,12 +107,34 @@ async function measure(n: number): Promise<void> {
     const vnfcs = await new Promise<Record<string, unknown>>((done) => pulumi.output(vnf.vnfcs).apply((v) => done(v as Record<string, unknown>)));
     const constructSeconds = (performance.now() - t) / 1000;
     if (Object.keys(vnfcs).length !== n) throw new Error(`${Object.keys(vnfcs).length} VNFCs resolved, want ${n}`);
-    const peakRssMiB = Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
-    const result: Result = { n, loadSeconds, constructSeconds, resources, peakRssMiB };
+    const result: Result = { n, loadSeconds, constructSeconds, resources, peakRssMiB: peakRssMiB() };
+    if (record) writeFileSync(record, JSON.stringify(registered.filter((r) => r.type !== "nfv:vnf:VmVnf")));
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The floor, in this process: the recorded resources registered through the SDK's classes alone. */
+async function measureFloor(n: number, record: string): Promise<void> {
+  let resources = 0;
+  pulumi.runtime.setMocks(
+    { newResource: (args) => (resources++, { id: `${args.name}-id`, state: { ...args.inputs } }), call: (args) => args.inputs },
+    "pulumi-nfv",
+    "bench",
+    false,
+  );
+  const recorded = JSON.parse(readFileSync(record, "utf8")) as Registered[];
+  const t = performance.now();
+  const provider = new openstack.Provider("lab", {});
+  const urns = recorded.map((r) => {
+    const Class = CLASSES[r.type];
+    if (!Class) throw new Error(`the floor has no class for ${r.type}: add it to CLASSES`);
+    return new Class(r.name, r.inputs as never, { provider }).urn;
+  });
+  await new Promise((done) => pulumi.all(urns).apply(done));
+  const result: Result = { n, loadSeconds: 0, constructSeconds: (performance.now() - t) / 1000, resources, peakRssMiB: peakRssMiB() };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 /** The source-map-support that Pulumi's runner registers: the one @pulumi/pulumi depends on. */
@@ -93,12 +142,16 @@ function runnersSourceMapSupport(): string {
   return require.resolve("source-map-support/register", { paths: [dirname(require.resolve("@pulumi/pulumi/package.json"))] });
 }
 
-/** One size in a child process; `sdkStacks`: the SDK's promise wrapper as it ships (PULUMI_DEBUG_PROMISE_LEAKS set). */
-function child(n: number, sdkStacks: boolean): Result {
+/**
+ * One size in a child process: the component (`record`: the file it writes its resources to), the
+ * component with the SDK's promise wrapper as it ships (PULUMI_DEBUG_PROMISE_LEAKS set), or the floor
+ * (the resources recorded in `record`).
+ */
+function child(n: number, mode: "component" | "sdk-stacks" | "floor", record: string): Result {
   const env = { ...process.env };
-  if (sdkStacks) env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
+  if (mode === "sdk-stacks") env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
   else delete env.PULUMI_DEBUG_PROMISE_LEAKS;
-  const out = execFileSync(process.execPath, ["--require", runnersSourceMapSupport(), __filename, String(n)], {
+  const out = execFileSync(process.execPath, ["--require", runnersSourceMapSupport(), __filename, String(n), mode, record], {
     encoding: "utf8",
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -109,32 +162,47 @@ function child(n: number, sdkStacks: boolean): Result {
 
 function main(): void {
   const load0 = loadavg();
-  const rows = SIZES.map((n) => {
-    const r = child(n, false);
-    // The peer: the same program with the SDK formatting a stack for each promise (sdk-promise-stacks.ts).
-    const peer = child(n, true);
-    return [
-      String(r.n),
-      r.loadSeconds.toFixed(2),
-      r.constructSeconds.toFixed(2),
-      peer.constructSeconds.toFixed(2),
-      (r.constructSeconds / peer.constructSeconds).toFixed(2),
-      String(r.resources),
-      ((1000 * (r.loadSeconds + r.constructSeconds)) / r.n).toFixed(2),
-      r.peakRssMiB.toFixed(0),
-      peer.peakRssMiB.toFixed(0),
-    ];
-  });
+  const work = mkdtempSync(join(tmpdir(), "nfv-bench-program-record-"));
+  let rows: string[][];
+  try {
+    rows = SIZES.map((n) => {
+      const record = join(work, `${n}.json`);
+      const r = child(n, "component", record);
+      // The peers: the same program with the SDK formatting a stack for each promise (sdk-promise-stacks.ts),
+      // and the same resources through the SDK alone.
+      const stacks = child(n, "sdk-stacks", record);
+      const floor = child(n, "floor", record);
+      return [
+        String(r.n),
+        r.loadSeconds.toFixed(2),
+        r.constructSeconds.toFixed(2),
+        stacks.constructSeconds.toFixed(2),
+        (r.constructSeconds / stacks.constructSeconds).toFixed(2),
+        floor.constructSeconds.toFixed(2),
+        (r.constructSeconds / floor.constructSeconds).toFixed(2),
+        String(r.resources),
+        ((1000 * (r.loadSeconds + r.constructSeconds)) / r.n).toFixed(2),
+        r.peakRssMiB.toFixed(0),
+        stacks.peakRssMiB.toFixed(0),
+        floor.peakRssMiB.toFixed(0),
+      ];
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   const header = [
     "VNFCs",
     "loadVnfPackage s",
     "VmVnf under mocks s",
     "… with the SDK's promise stacks s",
     "ratio",
+    "its resources through the SDK alone s",
+    "ratio",
     "resources",
     "ms per VNFC",
     "peak RSS MiB",
     "… with the SDK's stacks",
+    "… the SDK alone",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((c) => c[i].length)));
   const line = (c: string[]) => "| " + c.map((x, i) => x.padStart(widths[i])).join(" | ") + " |";
@@ -145,6 +213,7 @@ function main(): void {
       ...rows.map(line),
       "",
       "loadVnfPackage: read, validate, plan (the component graph); VmVnf: construction until every resource is registered and `vnfcs` resolved, under Pulumi mocks (no engine, no provider)",
+      "the SDK alone: the resources VmVnf registered (types, names, inputs as the mocks saw them), registered again through @pulumi/openstack's classes with no component, until every URN resolved",
       `load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")} at the end, on ${cpus().length} cores`,
@@ -152,9 +221,10 @@ function main(): void {
   );
 }
 
-if (process.argv[2] === undefined) main();
+const [size, mode, record] = process.argv.slice(2);
+if (size === undefined) main();
 else
-  measure(Number(process.argv[2])).catch((e: unknown) => {
+  (mode === "floor" ? measureFloor(Number(size), record) : measure(Number(size), mode === "component" ? record : undefined)).catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exitCode = 1;
   });
