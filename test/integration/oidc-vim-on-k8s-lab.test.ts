@@ -28,7 +28,7 @@ const USER = "oidc:nfv-operator";
 
 let work = "";
 let labVimConfig = "";
-let issuerUp = false;
+let issuerOwned = false;
 let local: LocalStack;
 let stack: Stack;
 let oidc: OidcCredentials;
@@ -71,13 +71,14 @@ describe.skipIf(!k8sLabBuilt)("an OIDC Kubernetes VIM on the lab API, with a rea
     labVimConfig = k8sLabUp(HOLDER);
     // A person's issuer with other lifetimes would make the expiry test meaningless: start clean.
     lab("oidc/down");
+    // From here the issuer is this file's: afterAll takes it down, whether its up succeeded or not.
+    issuerOwned = true;
     const facts = Object.fromEntries(
       lab("oidc/up")
         .trim()
         .split("\n")
         .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
     );
-    issuerUp = true;
     oidc = {
       tokenUrl: facts.token_url,
       clientId: facts.client_id,
@@ -139,7 +140,7 @@ describe.skipIf(!k8sLabBuilt)("an OIDC Kubernetes VIM on the lab API, with a rea
         k8sLabDown(HOLDER);
       }
     }
-    if (issuerUp) lab("oidc/down");
+    if (issuerOwned) lab("oidc/down");
     if (work) rmSync(work, { recursive: true, force: true });
   }, 600_000);
 
