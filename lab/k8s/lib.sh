@@ -45,7 +45,11 @@ AUTHN_CONFIG="$STATE/authentication.yaml"    # JWT (OIDC) issuers the API trusts
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
 log() { printf '[%s] %s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$*"; }
-die() { log "ERROR: $*" >&2; exit 1; }
+# The script's own stderr, kept as it was when this was sourced: a die inside a condition that
+# wait_for polls with its stderr sent to /dev/null (`alive` in etcd_healthy) still says why the
+# script ends, instead of ending it in silence. Services the scripts start do not keep it (start).
+exec {STDERR_FD}>&2
+die() { log "ERROR: $*" >&"$STDERR_FD"; exit 1; }
 
 kc() { "$KUBECTL" --kubeconfig "$ADMIN_KUBECONFIG" "$@"; }
 

@@ -52,18 +52,3 @@ running_pid() {
   echo "$pid"
 }
 
-# await_exec PID: true once the process PID, just started in the background to run glewlwyd, runs
-# it (running_pid knows it); false as soon as it has ended. Until its exec, PID is a copy of the
-# shell that started it and its cmdline is that shell's: running_pid alone called a glewlwyd that
-# was about to run gone ("glewlwyd exited", with an empty log), beside CI's other work.
-await_exec() {
-  local pid="$1" state i
-  for ((i = 0; i < 200; i++)); do
-    running_pid >/dev/null && return 0
-    # The third field of /proc/PID/stat (the name field before it has no space here): Z or X once it has ended.
-    state="$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null || true)"
-    [[ -n "$state" && "$state" != Z && "$state" != X ]] || return 1
-    sleep 0.05
-  done
-  return 1
-}
