@@ -14,14 +14,22 @@ export interface BenchStack {
   name: string;
   /** The environment of the stack's backend, for `nfv` run as a process of its own. */
   env: Record<string, string>;
-  /** Removes the stack, its stack file and its backend. */
+  /** Removes the stack, its stack file, its backend and its processes' TMPDIR. */
   dispose(): Promise<void>;
 }
 
 /** Stack `name` with `config` (keys as `pulumi-nfv:vnfs.x.package`, set by path). */
 export async function openBenchStack(name: string, config: Record<string, string>): Promise<BenchStack> {
   const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
-  const env: Record<string, string> = { ...toolchainEnv(REPO), PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
+  // The engine's and plugins' TMPDIR, as `nfv` gives them (cli/operation-tmp.ts): the kubernetes
+  // provider leaves a copy of each kubeconfig it is given there (bench:cnf left four in /tmp).
+  const operationTmp = mkdtempSync(join(tmpdir(), "nfv-bench-tmp-"));
+  const env: Record<string, string> = {
+    ...toolchainEnv(REPO),
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    TMPDIR: operationTmp,
+  };
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   delete env.KUBECONFIG;
   const pulumi = execFileSync("bash", ["-c", "command -v pulumi"], { env, encoding: "utf8" }).trim();
@@ -36,6 +44,7 @@ export async function openBenchStack(name: string, config: Record<string, string
       await stack.workspace.removeStack(name).catch(() => undefined);
       rmSync(join(REPO, `stacks/Pulumi.${name}.yaml`), { force: true });
       rmSync(backend, { recursive: true, force: true });
+      rmSync(operationTmp, { recursive: true, force: true });
     },
   };
 }
