@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { toolchainEnv } from "../lab/toolchain/env";
+import { pulumiTmpEnv } from "../cli/operation-tmp";
 
 export const REPO = resolve(__dirname, "../..");
 const PASSPHRASE = "pulumi-nfv-local-lab"; // the lab's public passphrase (stacks/Pulumi.local.yaml)
@@ -28,7 +29,7 @@ export async function openBenchStack(name: string, config: Record<string, string
     ...toolchainEnv(REPO),
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    TMPDIR: operationTmp,
+    ...pulumiTmpEnv(operationTmp),
   };
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   delete env.KUBECONFIG;

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./args";
 import { pulumiCommandProblem, UserError } from "./io";
-import { operationTmpDir } from "./operation-tmp";
+import { operationTmpDir, pulumiTmpEnv } from "./operation-tmp";
 
 /** The nearest directory at or above `start` that holds a Pulumi.yaml. */
 export function projectDir(start: string): string {
@@ -19,12 +19,12 @@ export function projectDir(start: string): string {
 
 /**
  * Selects an existing stack; the CLI, backend and secrets come from the environment, TMPDIR is the
- * command's private directory (operation-tmp.ts). A stack that cannot be opened is a UserError.
+ * command's private directory, ts-node's cache kept outside it (operation-tmp.ts). A stack that cannot be opened is a UserError.
  */
 export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
   const workDir = projectDir(cwd);
   try {
-    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: { TMPDIR: operationTmpDir() } });
+    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: pulumiTmpEnv(operationTmpDir()) });
   } catch (e) {
     if ((e as Error).name === "StackNotFoundError")
       throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);

@@ -27,7 +27,12 @@ use_toolchain() {
 # writes each kubeconfig it is given (the lab API's token) to a file in $TMPDIR and never removes
 # it (cli/operation-tmp.ts does the same for `nfv`). Set just before pulumi runs: the lab's daemons
 # started earlier keep the system's.
+# ts-node's cache (Pulumi's runner transpiles the program with it) stays where it is without a
+# private TMPDIR, as cli/operation-tmp.ts keeps it: in a fresh one, each run transpiled everything.
 use_private_tmpdir() {
+  local home_hash
+  home_hash="$(printf '%s' "$HOME" | sha256sum | cut -d' ' -f1)"
+  export TS_NODE_CACHE_DIRECTORY="${TS_NODE_CACHE_DIRECTORY:-${TMPDIR:-/tmp}/ts-node-$home_hash}"
   PRIVATE_TMP="$(mktemp -d "${TMPDIR:-/tmp}/nfv-local-XXXXXX")"
   trap 'rm -rf "$PRIVATE_TMP"' EXIT
   export TMPDIR="$PRIVATE_TMP"

@@ -51,4 +51,3 @@ running_pid() {
   tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$GLEWLWYD --config=$CONF" || return 1
   echo "$pid"
 }
-

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
+import { pulumiTmpEnv } from "../../cli/operation-tmp";
 import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
 import { configSecrets as stackConfigSecrets, scanBeforeRemoving } from "./lab/canary-watch";
 
@@ -42,7 +43,7 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
     ...toolchainEnv(),
     PULUMI_BACKEND_URL: opts.backendUrl ?? `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: "pulumi-nfv-local-lab",
-    TMPDIR: operationTmp,
+    ...pulumiTmpEnv(operationTmp),
   };
   // The 4.25 provider refuses an ambient kubeconfig in render mode.
   delete env.KUBECONFIG;

@@ -1,10 +1,12 @@
 /**
  * The pulumi processes of an `nfv` command get a private TMPDIR (cli/operation-tmp.ts), where the
- * kubernetes provider's copy of a kubeconfig lands, removed when the command ends. The Automation
+ * kubernetes provider's copy of a kubeconfig lands, removed when the command ends; ts-node's cache
+ * stays outside it. The Automation
  * API is stubbed: what the stub sees is what the engine and its plugins would get.
  */
+import { createHash } from "node:crypto";
 import { existsSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -14,12 +16,12 @@ afterEach(() => vi.restoreAllMocks());
 
 const quiet = { out: () => undefined, err: () => undefined };
 
-/** Runs `nfv preview --stack s` with selectStack stubbed; `during` sees the TMPDIR it was given. */
-async function previewSeeing(during: (tmp: string) => void): Promise<string> {
+/** Runs `nfv preview --stack s` with selectStack stubbed; `during` sees the TMPDIR it was given (and the whole environment). */
+async function previewSeeing(during: (tmp: string, env: Record<string, string>) => void): Promise<string> {
   let given = "";
   vi.spyOn(LocalWorkspace, "selectStack").mockImplementation((_args, opts?: LocalWorkspaceOptions) => {
     given = opts?.envVars?.TMPDIR ?? "";
-    during(given);
+    during(given, opts?.envVars ?? {});
     const e = new Error("no stack");
     e.name = "StackNotFoundError";
     return Promise.reject(e);
@@ -40,6 +42,20 @@ describe("nfv: a private TMPDIR for the pulumi processes of a command", () => {
   it("is removed with what the plugins wrote in it when the command ends, even when it failed", async () => {
     const tmp = await previewSeeing((t) => writeFileSync(path.join(t, "kubeconfig123"), "token: canary\n"));
     expect(existsSync(tmp)).toBe(false);
+  });
+
+  it("leaves ts-node's cache where it is without it: the runner's transpiled program is reused, not made again in each new TMPDIR", async () => {
+    const saved = process.env.TS_NODE_CACHE_DIRECTORY;
+    delete process.env.TS_NODE_CACHE_DIRECTORY;
+    try {
+      let cache = "";
+      const tmp = await previewSeeing((_t, env) => (cache = env.TS_NODE_CACHE_DIRECTORY ?? ""));
+      // ts-node 7's own default (vendor/ts-node@7.0.1: getTmpDir) for the system's temporary directory.
+      expect(cache).toBe(path.join(tmpdir(), `ts-node-${createHash("sha256").update(homedir(), "utf8").digest("hex")}`));
+      expect(cache.startsWith(tmp)).toBe(false);
+    } finally {
+      if (saved !== undefined) process.env.TS_NODE_CACHE_DIRECTORY = saved;
+    }
   });
 
   it("is one per command: the next command gets a new one", async () => {
