@@ -45,10 +45,12 @@ STUB
   STUB_K8S_VERSION="$(sed -n 's/^K8S_VERSION=\([^ ]*\).*/\1/p' "$LAB_K8S/build.sh")"
   export STUB_K8S_VERSION
   # Copies of up and check without their last lines (main, the steps), so that sourcing them only
-  # defines their functions; lib.sh and build.sh beside them, as lib.sh reads the versions there.
+  # defines their functions; lib.sh and build.sh beside them, as lib.sh reads the versions there,
+  # and lab/lib's await-exec.sh where up sources it (../lib).
   COPY="$BATS_TEST_TMPDIR/k8s"
-  mkdir -p "$COPY"
+  mkdir -p "$COPY" "$BATS_TEST_TMPDIR/lib"
   cp "$LAB_K8S/lib.sh" "$LAB_K8S/build.sh" "$COPY/"
+  cp "$LAB_K8S/../lib/await-exec.sh" "$BATS_TEST_TMPDIR/lib/"
   [[ "$(tail -n 1 "$LAB_K8S/up")" == 'main "$@"' ]]
   sed '$d' "$LAB_K8S/up" >"$COPY/up"
   # shellcheck disable=SC2016
