@@ -52,6 +52,7 @@ for (const file of process.argv.slice(2)) {
     }
   } else {
     const report = JSON.parse(text);
+    const hooks = hookErrors(file);
     passed += report.numPassedTests;
     skipped += report.numPendingTests + report.numTodoTests;
     for (const result of report.testResults ?? []) {
@@ -62,12 +63,12 @@ for (const file of process.argv.slice(2)) {
       // that threw) counts as one failure, or the closing line would say 0 failed; its hooks'
       // errors say why (the report's own message is empty when a describe's hook threw).
       if (result.status !== "failed" || failed.length > 0) continue;
-      const hooks = hookErrors(file).filter((e) => e.file === result.name);
-      const why = hooks.length > 0 ? hooks.map((e) => `${e.where ? `${e.where}: ` : ""}${headline(e.message)}`).join(" | ") : headline(result.message);
+      const own = hooks.filter((e) => e.file === result.name);
+      const why = own.length > 0 ? own.map((e) => `${e.where ? `${e.where}: ` : ""}${headline(e.message)}`).join(" | ") : headline(result.message);
       failures.push(`${name} (outside its tests): ${why}`);
     }
     // Errors vitest met outside any file (an unhandled rejection): the run failed on them.
-    for (const e of hookErrors(file).filter((h) => h.file === "")) failures.push(`${file}: ${e.where}: ${headline(e.message)}`);
+    for (const e of hooks.filter((h) => h.file === "")) failures.push(`${file}: ${e.where}: ${headline(e.message)}`);
   }
 }
 for (const failure of failures) console.log(`FAILED ${failure}`);
