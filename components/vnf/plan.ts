@@ -1,17 +1,17 @@
 /**
  * `planVmVnf`: a pure function from one flavour of a VNF model plus a Tacker InstantiateVnfRequest
  * (and the scale level per aspect) to the exact list of VNFCs, ports, networks, volumes and server
- * groups `VmVnf` registers. Every problem is collected; `planVmVnf` throws one `DiagnosticError`
- * listing them all, so that nothing is registered while any remains.
+ * groups `VmVnf` registers: the flavour's component graph (the plan `nfv translate` shows), one VNFC
+ * per instance. Every problem is collected; `planVmVnf` throws one `DiagnosticError` listing them
+ * all, so that nothing is registered while any remains.
  */
 import type { Input } from "@pulumi/pulumi";
 import { DiagnosticBag, DiagnosticError } from "../../translators/diagnostics";
 import { ownServerGroupId } from "../../translators/graph/component-resources";
-import { unknownFlavour, unknownLevel, unknownLinkTargets } from "../../translators/graph/request-checks";
-import { instantiateViolation } from "../../translators/graph/vdus";
-import { unlinkedCps, vmProblems } from "../../translators/graph/vm-checks";
+import { planVmGraph } from "../../translators/graph/to-component-graph";
+import type { ComponentGraph, GraphAspect, GraphEdge, GraphNode, NetworkNode, VduNode } from "../../translators/graph/types";
 import type { InstantiateVnfRequest } from "../../translators/tacker/instantiate-request";
-import type { ComputeVdu, Flavour } from "../../translators/tosca/model";
+import type { Flavour } from "../../translators/tosca/model";
 
 /** Vnflcm operations a hook may be attached to (SOL001 `tosca.interfaces.nfv.Vnflcm`). */
 export const LCM_OPERATIONS = [
@@ -137,55 +137,61 @@ export interface VmVnfPlan {
 
 const err = (bag: DiagnosticBag, code: string, message: string, path?: string) => bag.error(code, message, path ? { path } : {});
 
-/** The plan, or a `DiagnosticError` listing every problem. */
+/**
+ * The plan, or a `DiagnosticError` listing every problem: the component graph of the request's
+ * flavour (translators/graph, what `nfv translate` shows), expanded to one VNFC per instance at
+ * the scale levels, with the component's own additions of `options`.
+ */
 export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnfRequest, options: PlanOptions = {}): VmVnfPlan {
+  const { graph, diagnostics } = planVmGraph(Array.isArray(flavours) ? flavours : [flavours], request);
+  if (!graph) throw new DiagnosticError("invalid VM VNF request", diagnostics);
   const bag = new DiagnosticBag();
-  const all = Array.isArray(flavours) ? flavours : [flavours];
-  const flavour = all.find((f) => f.id === request.flavourId);
-  if (!flavour) throw new DiagnosticError("invalid VM VNF request", [unknownFlavour(all, request.flavourId, true)]);
-  const levelId = request.instantiationLevelId ?? flavour.defaultInstantiationLevelId;
-  const level = levelId === undefined ? undefined : flavour.instantiationLevels.find((l) => l.id === levelId);
-  if (levelId !== undefined && !level) throw new DiagnosticError("invalid VM VNF request", [unknownLevel(flavour, levelId)]);
-  // What the component graph checks too (translators/graph): the same problems, the same codes.
-  bag.add(...unknownLinkTargets(flavour, request), ...vmProblems(flavour, request), ...unlinkedCps(flavour, request));
-  for (const vdu of flavour.vdus) {
-    const beyond = instantiateViolation(vdu, levelId);
-    if (beyond) bag.add(beyond);
-  }
+  bag.add(...diagnostics);
+  const plan = expandVmGraph(graph, options, bag);
+  bag.throwIfErrors(`invalid VM VNF request for flavour \`${graph.flavourId}\``);
+  return plan;
+}
 
-  const scaleLevels = resolveScaleLevels(flavour, level?.scaleInfo ?? {}, options.scaleLevels ?? {}, bag);
-  const vdus: PlannedVdu[] = [];
-  for (const vdu of flavour.vdus) if (vdu.kind === "compute") vdus.push(planVdu(vdu, levelId, level?.scaleInfo ?? {}, scaleLevels, bag));
+/** The graph's VDUs, networks, ports, volumes and server groups as the VNFCs `VmVnf` registers. */
+function expandVmGraph(graph: ComponentGraph, options: PlanOptions, bag: DiagnosticBag): VmVnfPlan {
+  const nodes = <K extends GraphNode["kind"]>(kind: K) => graph.nodes.filter((n): n is Extract<GraphNode, { kind: K }> => n.kind === kind);
+  const targets = (from: string, kind: GraphEdge["kind"]) => graph.edges.filter((e) => e.from === from && e.kind === kind).map((e) => e.to);
+  const flavourId = graph.flavourId;
+  const vduNodes = nodes("vdu");
+  const portNodes = nodes("port");
 
-  const networks = planNetworks(flavour, request, bag);
-  const extByCp = new Map<string, { linkId: string; configs: NonNullable<InstantiateVnfRequest["extVirtualLinks"]>[number]["extCps"][number]["cpConfig"] }>();
-  for (const link of request.extVirtualLinks ?? []) {
-    for (const ext of link.extCps) {
-      if (flavour.cps.some((c) => c.id === ext.cpdId)) extByCp.set(ext.cpdId, { linkId: link.id, configs: ext.cpConfig });
-    }
-  }
+  const scaleLevels = resolveScaleLevels(flavourId, graph.aspects, options.scaleLevels ?? {}, bag);
+  const vdus = vduNodes.filter((v) => v.vduKind === "compute").map((v) => planVdu(v, graph.aspects, scaleLevels, bag));
+
+  const networks = planNetworks(nodes("network"), bag);
+  const networkOf = new Map(nodes("network").map((n) => [n.id, n.networkId]));
   for (const cpId of Object.keys(options.allowedAddressPairs ?? {})) {
-    if (!flavour.cps.some((c) => c.id === cpId)) err(bag, "VNF_UNKNOWN_CP", `allowedAddressPairs: \`${cpId}\` is not a CP of flavour \`${flavour.id}\``);
+    if (!portNodes.some((p) => p.cpId === cpId)) err(bag, "VNF_UNKNOWN_CP", `allowedAddressPairs: \`${cpId}\` is not a CP of flavour \`${flavourId}\``);
   }
 
+  // The VNFD's volumes; the component's own (the registry's) come through `extraStorages`.
   const storages = [
-    ...flavour.storages.map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: s.swImage?.name })),
-    ...(options.extraStorages ?? []).map((s) => ({ id: s.id, sizeGib: s.sizeGib, imageName: undefined })),
+    ...nodes("volume")
+      .filter((v) => v.addedBy === undefined)
+      .map((v) => ({ id: v.storageId, node: v.id, sizeGib: v.sizeGib, imageName: v.imageName, vduIds: [] as string[] })),
+    ...(options.extraStorages ?? []).map((s) => ({ id: s.id, node: undefined, sizeGib: s.sizeGib, imageName: undefined, vduIds: s.vduIds })),
   ];
   const serverGroups: PlannedServerGroup[] = [];
   const groupOfVdu = new Map<string, string>();
-  for (const rule of flavour.affinityRules) {
-    serverGroups.push({ ruleId: rule.id, policy: rule.kind });
-    for (const v of rule.vduIds) {
+  // The VNFD's affinity rules; the component's own groups come through `serverGroupPolicies`.
+  for (const group of nodes("server-group").filter((g) => g.addedBy === undefined)) {
+    serverGroups.push({ ruleId: group.ruleId, policy: group.policy });
+    for (const e of graph.edges.filter((x) => x.kind === "member-of" && x.to === group.id)) {
+      const v = e.from.slice("vdu:".length);
       if (groupOfVdu.has(v))
-        err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${rule.id}\`): a Nova server joins one group`);
-      groupOfVdu.set(v, rule.id);
+        err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${group.ruleId}\`): a Nova server joins one group`);
+      groupOfVdu.set(v, group.ruleId);
     }
   }
   for (const [vduId, policy] of Object.entries(options.serverGroupPolicies ?? {})) {
     const ruleId = ownServerGroupId(vduId);
-    if (!flavour.vdus.some((d) => d.id === vduId))
-      err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavour.id}\``);
+    if (!vduNodes.some((d) => d.vduId === vduId))
+      err(bag, "VNF_UNKNOWN_VDU", `server group policy for \`${vduId}\`, which is not a VDU of flavour \`${flavourId}\``);
     else if (!SERVER_GROUP_POLICIES.includes(policy))
       err(bag, "VNF_SERVER_GROUP_POLICY", `server group policy \`${policy}\` for \`${vduId}\` is not one of ${SERVER_GROUP_POLICIES.join(", ")}`);
     else if (groupOfVdu.has(vduId))
@@ -202,39 +208,39 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
 
   const vnfcs: PlannedVnfc[] = [];
   for (const pv of vdus) {
-    const vdu = flavour.vdus.find((v) => v.id === pv.vduId) as ComputeVdu;
-    const cps = flavour.cps.filter((c) => c.vduId === vdu.id).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    const vduNode = vduNodes.find((v) => v.vduId === pv.vduId)!;
+    const cps = portNodes.filter((p) => p.vduId === pv.vduId).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    const mounted = new Set(targets(vduNode.id, "mounts"));
+    const vduStorages = storages.filter((s) => (s.node !== undefined ? mounted.has(s.node) : s.vduIds.includes(pv.vduId)));
     for (let index = 0; index < pv.instances; index++) {
       const ports: PlannedPort[] = cps.map((cp, i) => {
-        const ext = extByCp.get(cp.id);
+        const network = targets(cp.id, "attaches")[0];
         const port: PlannedPort = {
-          cpId: cp.id,
-          networkId: ext ? ext.linkId : (cp.virtualLinkId ?? ""),
+          cpId: cp.cpId,
+          networkId: network !== undefined ? (networkOf.get(network) ?? "") : "",
           fixedAddresses: [],
-          allowedAddressPairs: options.allowedAddressPairs?.[cp.id] ?? [],
+          allowedAddressPairs: options.allowedAddressPairs?.[cp.cpId] ?? [],
           order: cp.order ?? i,
         };
-        const config = ext?.configs[index];
-        if (config?.linkPortId) port.linkPortId = config.linkPortId;
-        for (const data of config?.cpProtocolData ?? []) {
-          if (data.ipOverEthernet?.macAddress) port.macAddress = data.ipOverEthernet.macAddress;
-          for (const ip of data.ipOverEthernet?.ipAddresses ?? []) {
-            port.fixedAddresses.push(...(ip.fixedAddresses ?? []));
-            if (ip.subnetId) port.subnetId = ip.subnetId;
-          }
+        const config = cp.perInstance?.[index];
+        if (config) {
+          port.fixedAddresses.push(...config.fixedAddresses);
+          if (config.subnetId) port.subnetId = config.subnetId;
+          if (config.macAddress) port.macAddress = config.macAddress;
+          if (config.linkPortId) port.linkPortId = config.linkPortId;
         }
         return port;
       });
-      const volumes = storages
-        .filter((s) => vdu.storageIds.includes(s.id) || (options.extraStorages ?? []).some((e) => e.id === s.id && e.vduIds.includes(vdu.id)))
-        .map((s): PlannedVolume => (s.imageName ? { storageId: s.id, sizeGib: s.sizeGib, imageName: s.imageName } : { storageId: s.id, sizeGib: s.sizeGib }));
+      const volumes = vduStorages.map((s): PlannedVolume =>
+        s.imageName ? { storageId: s.id, sizeGib: s.sizeGib, imageName: s.imageName } : { storageId: s.id, sizeGib: s.sizeGib },
+      );
       // A VDU without an image boots from its volume that has one (vmProblems: it has one).
-      if (!vdu.swImage) {
+      if (!vduNode.imageName) {
         const boot = volumes.find((x) => x.imageName);
         if (boot) boot.boot = true;
       }
-      const vnfc: PlannedVnfc = { id: `${vdu.id}-${index}`, vduId: vdu.id, index, scaledOut: index >= pv.initialInstances, ports, volumes };
-      const group = groupOfVdu.get(vdu.id);
+      const vnfc: PlannedVnfc = { id: `${pv.vduId}-${index}`, vduId: pv.vduId, index, scaledOut: index >= pv.initialInstances, ports, volumes };
+      const group = groupOfVdu.get(pv.vduId);
       if (group) vnfc.serverGroup = group;
       vnfcs.push(vnfc);
     }
@@ -249,25 +255,24 @@ export function planVmVnf(flavours: Flavour[] | Flavour, request: InstantiateVnf
       }
   for (const e of options.extraStorages ?? [])
     for (const v of e.vduIds) {
-      if (!flavour.vdus.some((d) => d.id === v)) err(bag, "VNF_UNKNOWN_VDU", `extra storage \`${e.id}\`: \`${v}\` is not a VDU of flavour \`${flavour.id}\``);
+      if (!vduNodes.some((d) => d.vduId === v)) err(bag, "VNF_UNKNOWN_VDU", `extra storage \`${e.id}\`: \`${v}\` is not a VDU of flavour \`${flavourId}\``);
     }
 
-  bag.throwIfErrors(`invalid VM VNF request for flavour \`${flavour.id}\``);
-  const plan: VmVnfPlan = { flavourId: flavour.id, scaleLevels, vdus, networks, serverGroups, vnfcs, lcmOperations: flavour.lcmHooks.map((h) => h.operation) };
-  if (levelId !== undefined) plan.instantiationLevelId = levelId;
+  const plan: VmVnfPlan = { flavourId, scaleLevels, vdus, networks, serverGroups, vnfcs, lcmOperations: nodes("hook").map((h) => h.operation) };
+  if (graph.instantiationLevelId !== undefined) plan.instantiationLevelId = graph.instantiationLevelId;
   return plan;
 }
 
-function resolveScaleLevels(flavour: Flavour, fromLevel: Record<string, number>, given: Record<string, number>, bag: DiagnosticBag): Record<string, number> {
+function resolveScaleLevels(flavourId: string, aspects: GraphAspect[], given: Record<string, number>, bag: DiagnosticBag): Record<string, number> {
   const levels: Record<string, number> = {};
-  for (const aspect of flavour.aspects) levels[aspect.id] = fromLevel[aspect.id] ?? 0;
+  for (const aspect of aspects) levels[aspect.aspectId] = aspect.levelScale;
   for (const [aspectId, value] of Object.entries(given)) {
-    const aspect = flavour.aspects.find((a) => a.id === aspectId);
+    const aspect = aspects.find((a) => a.aspectId === aspectId);
     if (!aspect) {
       err(
         bag,
         "VNF_UNKNOWN_ASPECT",
-        `scale level for \`${aspectId}\`, which is not a scaling aspect of flavour \`${flavour.id}\` (aspects: ${flavour.aspects.map((a) => a.id).join(", ") || "none"})`,
+        `scale level for \`${aspectId}\`, which is not a scaling aspect of flavour \`${flavourId}\` (aspects: ${aspects.map((a) => a.aspectId).join(", ") || "none"})`,
       );
     } else if (!Number.isInteger(value) || value < 0 || value > aspect.maxScaleLevel) {
       err(bag, "VNF_SCALE_LEVEL", `scale level ${value} of aspect \`${aspectId}\` is outside 0..${aspect.maxScaleLevel} (max_scale_level)`);
@@ -283,64 +288,50 @@ function resolveScaleLevels(flavour: Flavour, fromLevel: Record<string, number>,
  * instantiates, even where initial delta plus scale_info says otherwise), plus the step deltas of
  * every aspect scaled away from the level's scale_info.
  */
-function planVdu(
-  vdu: ComputeVdu,
-  levelId: string | undefined,
-  levelScale: Record<string, number>,
-  scaleLevels: Record<string, number>,
-  bag: DiagnosticBag,
-): PlannedVdu {
-  const atLevel = levelId !== undefined ? (vdu.instancesByLevel[levelId] ?? vdu.initialInstances) : vdu.initialInstances;
+function planVdu(vdu: VduNode, aspects: GraphAspect[], scaleLevels: Record<string, number>, bag: DiagnosticBag): PlannedVdu {
+  const atLevel = vdu.instances;
   let instances = atLevel;
-  for (const s of vdu.scaling) {
+  for (const s of vdu.scaling ?? []) {
     const lvl = scaleLevels[s.aspectId] ?? 0;
     const n = s.instancesByScaleLevel[lvl];
-    const from = s.instancesByScaleLevel[levelScale[s.aspectId] ?? 0];
-    if (n === undefined) err(bag, "VNF_SCALE_LEVEL", `VDU \`${vdu.id}\`: aspect \`${s.aspectId}\` has no instance count for scale level ${lvl}`);
+    const from = s.instancesByScaleLevel[aspects.find((a) => a.aspectId === s.aspectId)?.levelScale ?? 0];
+    if (n === undefined) err(bag, "VNF_SCALE_LEVEL", `VDU \`${vdu.vduId}\`: aspect \`${s.aspectId}\` has no instance count for scale level ${lvl}`);
     else if (from !== undefined) instances += n - from;
   }
   // At the level's own count, the graph's INSTANCES_OUT_OF_RANGE (instantiateViolation) says it.
   if (instances !== atLevel && (instances < vdu.minInstances || instances > vdu.maxInstances)) {
-    err(bag, "VNF_INSTANCES_OUT_OF_PROFILE", `VDU \`${vdu.id}\`: ${instances} instances is outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
+    err(bag, "VNF_INSTANCES_OUT_OF_PROFILE", `VDU \`${vdu.vduId}\`: ${instances} instances is outside vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
   }
   const pv: PlannedVdu = {
-    vduId: vdu.id,
+    vduId: vdu.vduId,
     instances,
     initialInstances: Math.min(atLevel, instances),
-    memoryMib: vdu.virtualCompute.memoryMib,
-    numCpus: vdu.virtualCompute.numCpus,
-    rootDiskGib: vdu.virtualCompute.localStorageGib[0] ?? 0,
+    memoryMib: vdu.memoryMib ?? 0,
+    numCpus: vdu.numCpus ?? 0,
+    rootDiskGib: vdu.rootDiskGib ?? 0,
   };
-  if (vdu.virtualCompute.requestedFlavorNames[0]) pv.flavorName = vdu.virtualCompute.requestedFlavorNames[0];
-  if (vdu.swImage) pv.imageName = vdu.swImage.name;
-  if (vdu.swImage?.artifactFile) pv.imageFile = vdu.swImage.artifactFile;
+  if (vdu.flavorName) pv.flavorName = vdu.flavorName;
+  if (vdu.imageName) pv.imageName = vdu.imageName;
+  if (vdu.imageFile) pv.imageFile = vdu.imageFile;
   if (vdu.keyName) pv.keyName = vdu.keyName;
   if (vdu.userData !== undefined) pv.userData = vdu.userData;
   return pv;
 }
 
-function planNetworks(flavour: Flavour, request: InstantiateVnfRequest, bag: DiagnosticBag): PlannedNetwork[] {
+/** Created networks (a subnet each) and existing ones: handed over, named, or the request's external links. */
+function planNetworks(networks: NetworkNode[], bag: DiagnosticBag): PlannedNetwork[] {
   const out: PlannedNetwork[] = [];
-  const managed = new Map((request.extManagedVirtualLinks ?? []).map((m) => [m.vnfVirtualLinkDescId, m]));
-  for (const vl of flavour.vls) {
-    const m = managed.get(vl.id);
-    const ipVersion = vl.ipVersion === "ipv6" ? 6 : 4;
-    if (m) {
-      out.push({ id: vl.id, external: true, resourceId: m.resourceId, ipVersion, dhcpEnabled: true });
-      continue;
+  for (const n of networks) {
+    if (out.some((x) => x.id === n.networkId)) err(bag, "VNF_DUPLICATE_LINK", `extVirtualLinks id \`${n.networkId}\` is also a VL id or used twice`);
+    const ipVersion = n.ipVersion === "ipv6" ? 6 : 4;
+    if (n.resourceId !== undefined) out.push({ id: n.networkId, external: true, resourceId: n.resourceId, ipVersion, dhcpEnabled: true });
+    else if (n.resourceName !== undefined) out.push({ id: n.networkId, external: true, resourceName: n.resourceName, ipVersion, dhcpEnabled: true });
+    else {
+      const p: PlannedNetwork = { id: n.networkId, external: false, ipVersion, dhcpEnabled: n.dhcpEnabled ?? true };
+      if (n.cidr) p.cidr = n.cidr;
+      if (n.gatewayIp) p.gatewayIp = n.gatewayIp;
+      out.push(p);
     }
-    if (vl.networkName) {
-      out.push({ id: vl.id, external: true, resourceName: vl.networkName, ipVersion, dhcpEnabled: true });
-      continue;
-    }
-    const n: PlannedNetwork = { id: vl.id, external: false, ipVersion, dhcpEnabled: vl.dhcpEnabled ?? true };
-    if (vl.cidr) n.cidr = vl.cidr;
-    if (vl.gatewayIp) n.gatewayIp = vl.gatewayIp;
-    out.push(n);
-  }
-  for (const link of request.extVirtualLinks ?? []) {
-    if (out.some((n) => n.id === link.id)) err(bag, "VNF_DUPLICATE_LINK", `extVirtualLinks id \`${link.id}\` is also a VL id or used twice`);
-    out.push({ id: link.id, external: true, resourceId: link.resourceId, ipVersion: 4, dhcpEnabled: true });
   }
   return out;
 }

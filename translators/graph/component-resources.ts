@@ -46,6 +46,7 @@ export function componentResourceNodes(
       label: `${REGISTRY_STORAGE_ID} ${DEFAULT_REGISTRY_STORAGE_GIB} GiB (the registry's storage)`,
       storageId: REGISTRY_STORAGE_ID,
       sizeGib: DEFAULT_REGISTRY_STORAGE_GIB,
+      addedBy: component,
     };
     return { nodes: [volume], edges: flavour.vdus.map((v) => ({ from: `vdu:${v.id}`, to: volume.id, kind: "mounts" as const })) };
   }
@@ -65,6 +66,7 @@ export function componentResourceNodes(
         ruleId,
         policy: "anti-affinity",
         scope: "nfvi_node",
+        addedBy: component,
       });
       out.push({ from: `vdu:${vduId}`, to: `server-group:${ruleId}`, kind: "member-of" });
     }

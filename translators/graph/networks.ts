@@ -1,11 +1,11 @@
 /**
  * CPs and VLs → `port` and `network` nodes. Internal VLs become networks the component creates,
  * unless `extManagedVirtualLinks` hands over an existing one; external CPs attach to the networks
- * of `extVirtualLinks`, which also carry fixed addresses.
+ * of `extVirtualLinks`, which also carry each instance's port configuration (fixed addresses, MAC, an existing port).
  */
-import type { ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
+import type { CpConfig, ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { Flavour } from "../tosca/model";
-import type { GraphEdge, NetworkNode, PortNode } from "./types";
+import type { GraphEdge, NetworkNode, PortInstanceConfig, PortNode } from "./types";
 
 export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | undefined): { nodes: (NetworkNode | PortNode)[]; edges: GraphEdge[] } {
   const nodes: (NetworkNode | PortNode)[] = [];
@@ -24,6 +24,10 @@ export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | 
     else if (vl.networkName) node.resourceName = vl.networkName;
     if (vl.cidr) node.cidr = vl.cidr;
     if (vl.ipVersion) node.ipVersion = vl.ipVersion;
+    if (!node.external) {
+      if (vl.gatewayIp) node.gatewayIp = vl.gatewayIp;
+      if (vl.dhcpEnabled !== undefined) node.dhcpEnabled = vl.dhcpEnabled;
+    }
     nodes.push(node);
   }
   // cpdId → the external link and cp config the request gives it.
@@ -40,19 +44,13 @@ export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | 
     for (const cp of link.extCps) extByCp.set(cp.cpdId, link);
   }
   for (const cp of flavour.cps) {
-    const port: PortNode = { kind: "port", id: `port:${cp.id}`, label: cp.id, cpId: cp.id, vduId: cp.vduId, fixedAddresses: [] };
+    const port: PortNode = { kind: "port", id: `port:${cp.id}`, label: cp.id, cpId: cp.id, vduId: cp.vduId };
     if (cp.order !== undefined) port.order = cp.order;
     edges.push({ from: port.id, to: `vdu:${cp.vduId}`, kind: "binds" });
     const ext = extByCp.get(cp.id);
     if (ext) {
-      for (const config of ext.extCps.find((c) => c.cpdId === cp.id)?.cpConfig ?? []) {
-        for (const data of config.cpProtocolData ?? []) {
-          for (const ip of data.ipOverEthernet?.ipAddresses ?? []) {
-            port.fixedAddresses.push(...(ip.fixedAddresses ?? []));
-            if (ip.subnetId) port.subnetId = ip.subnetId;
-          }
-        }
-      }
+      const configs = (ext.extCps.find((c) => c.cpdId === cp.id)?.cpConfig ?? []).map(instanceConfig);
+      if (configs.length > 0) port.perInstance = configs;
       edges.push({ from: port.id, to: `network:ext:${ext.id}`, kind: "attaches" });
     } else if (cp.virtualLinkId) {
       edges.push({ from: port.id, to: `network:${cp.virtualLinkId}`, kind: "attaches" });
@@ -60,4 +58,18 @@ export function networkNodes(flavour: Flavour, request: InstantiateVnfRequest | 
     nodes.push(port);
   }
   return { nodes, edges };
+}
+
+/** One `cpConfig` entry: the port of the VDU instance at its index. */
+function instanceConfig(config: CpConfig): PortInstanceConfig {
+  const out: PortInstanceConfig = { fixedAddresses: [] };
+  if (config.linkPortId) out.linkPortId = config.linkPortId;
+  for (const data of config.cpProtocolData ?? []) {
+    if (data.ipOverEthernet?.macAddress) out.macAddress = data.ipOverEthernet.macAddress;
+    for (const ip of data.ipOverEthernet?.ipAddresses ?? []) {
+      out.fixedAddresses.push(...(ip.fixedAddresses ?? []));
+      if (ip.subnetId) out.subnetId = ip.subnetId;
+    }
+  }
+  return out;
 }

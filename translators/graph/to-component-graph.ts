@@ -6,14 +6,14 @@
  */
 import { DiagnosticError, type Diagnostic } from "../diagnostics";
 import type { InstantiateVnfRequest } from "../tacker/instantiate-request";
-import type { VnfModel } from "../tosca/model";
+import type { Flavour, VnfModel } from "../tosca/model";
 import { chooseComponent } from "./choose-component";
 import { cnfObjectNodes, type CnfPlanFiles } from "./cnf-objects";
 import { componentResourceNodes } from "./component-resources";
 import { hookNodes } from "./hooks";
 import { networkNodes } from "./networks";
 import { flavourMismatch, unknownFlavour, unknownLevel, unknownLinkTargets } from "./request-checks";
-import { vmProblems } from "./vm-checks";
+import { unlinkedCps, vmProblems } from "./vm-checks";
 import { serverGroupNodes } from "./server-groups";
 import type { ComponentGraph, GraphEdge, GraphNode } from "./types";
 import { instantiateViolation, vduNode, volumeNodes } from "./vdus";
@@ -39,10 +39,34 @@ export function toComponentGraph(model: VnfModel, flavourId: string, request?: I
  * in the graph only when the package's files are given.
  */
 export function planComponentGraph(model: VnfModel, flavourId: string, request?: InstantiateVnfRequest, files?: CnfPlanFiles): ComponentGraphResult {
+  return planFlavourGraph(model.flavours, model.vnf.productName || model.vnf.descriptorId, flavourId, { request, ...(files ? { cnf: { model, files } } : {}) });
+}
+
+/**
+ * The graph of the request's flavour as the VM components plan it (components/vnf/plan.ts): their
+ * own checks too, whatever component the flavour would choose (`VNF_CONTAINER_VDU` for a container
+ * VDU), and every CP must have a network.
+ */
+export function planVmGraph(flavours: readonly Flavour[], request: InstantiateVnfRequest): ComponentGraphResult {
+  const result = planFlavourGraph(flavours, request.flavourId, request.flavourId, { request, vm: true });
+  const flavour = flavours.find((f) => f.id === request.flavourId);
+  if (result.graph && flavour) result.diagnostics.push(...unlinkedCps(flavour, request));
+  return result;
+}
+
+interface GraphOptions {
+  request?: InstantiateVnfRequest;
+  /** A containerized VNF's objects are planned from its package's files. */
+  cnf?: { model: VnfModel; files: CnfPlanFiles };
+  /** Realised as VMs whatever the flavour's component: the VM checks apply. */
+  vm?: boolean;
+}
+
+function planFlavourGraph(flavours: readonly Flavour[], vnfLabel: string, flavourId: string, { request, cnf, vm }: GraphOptions): ComponentGraphResult {
   const diagnostics: Diagnostic[] = [];
-  const flavour = model.flavours.find((f) => f.id === flavourId);
+  const flavour = flavours.find((f) => f.id === flavourId);
   if (!flavour) {
-    diagnostics.push(unknownFlavour(model.flavours, flavourId, request?.flavourId === flavourId));
+    diagnostics.push(unknownFlavour(flavours, flavourId, request?.flavourId === flavourId));
     return { diagnostics };
   }
   if (request && request.flavourId !== flavourId) {
@@ -56,11 +80,11 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
   if (request) diagnostics.push(...unknownLinkTargets(flavour, request));
   const { component, reason } = chooseComponent(flavour);
   // The components that make VMs refuse what they cannot realise: translate says so too.
-  if (component !== "container-vnf") diagnostics.push(...vmProblems(flavour, request));
+  if (vm || component !== "container-vnf") diagnostics.push(...vmProblems(flavour, request));
   const root = {
     kind: "component" as const,
     id: `component:${component}`,
-    label: `${model.vnf.productName || model.vnf.descriptorId} (${component})`,
+    label: `${vnfLabel} (${component})`,
     component,
     reason,
   };
@@ -78,15 +102,17 @@ export function planComponentGraph(model: VnfModel, flavourId: string, request?:
   const own = componentResourceNodes(component, flavour, request, edges);
   nodes.push(...own.nodes);
   edges.push(...own.edges);
-  if (component === "container-vnf" && files) {
-    const cnf = cnfObjectNodes(model, flavourId, request, files);
-    nodes.push(...cnf.nodes);
-    edges.push(...cnf.edges);
-    diagnostics.push(...cnf.diagnostics);
+  if (component === "container-vnf" && cnf) {
+    const objects = cnfObjectNodes(cnf.model, flavourId, request, cnf.files);
+    nodes.push(...objects.nodes);
+    edges.push(...objects.edges);
+    diagnostics.push(...objects.diagnostics);
   }
   // `contains` edges first, in node order: stable output for diffs.
   const contains: GraphEdge[] = nodes.slice(1).map((n) => ({ from: root.id, to: n.id, kind: "contains" }));
-  const graph: ComponentGraph = { flavourId, nodes, edges: [...contains, ...edges] };
+  const levelScale = flavour.instantiationLevels.find((l) => l.id === levelId)?.scaleInfo ?? {};
+  const aspects = flavour.aspects.map((a) => ({ aspectId: a.id, maxScaleLevel: a.maxScaleLevel, levelScale: levelScale[a.id] ?? 0 }));
+  const graph: ComponentGraph = { flavourId, aspects, nodes, edges: [...contains, ...edges] };
   if (levelId !== undefined) graph.instantiationLevelId = levelId;
   return { graph, diagnostics };
 }

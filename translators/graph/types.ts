@@ -23,8 +23,17 @@ export interface ComponentGraph {
   flavourId: string;
   /** The instantiation level the instance counts are taken from (absent: no levels declared). */
   instantiationLevelId?: string;
+  /** The flavour's scaling aspects, each with the scale level the instantiation level starts it at. */
+  aspects: GraphAspect[];
   nodes: GraphNode[];
   edges: GraphEdge[];
+}
+
+export interface GraphAspect {
+  aspectId: string;
+  maxScaleLevel: number;
+  /** Scale level at the instantiation level (its `scale_info`, else 0). */
+  levelScale: number;
 }
 
 export type GraphNode = ComponentNode | VduNode | PortNode | NetworkNode | VolumeNode | ServerGroupNode | HookNode | VipNode | KubeObjectNode | HelmReleaseNode;
@@ -63,6 +72,12 @@ export interface VduNode extends NodeBase {
   imageFile?: string;
   /** CNF: name of the Kubernetes workload (`properties.name`). */
   workloadName?: string;
+  /** Compute VDUs scaled by an aspect: instances at each scale level of it (index = level). */
+  scaling?: { aspectId: string; instancesByScaleLevel: number[] }[];
+  /** Legacy VNFDs: `key_name`, an existing Nova key pair. */
+  keyName?: string;
+  /** Legacy VNFDs: `user_data`. */
+  userData?: string;
 }
 
 export interface PortNode extends NodeBase {
@@ -70,10 +85,17 @@ export interface PortNode extends NodeBase {
   cpId: string;
   vduId: string;
   order?: number;
-  /** Fixed IP addresses requested for this port by the instantiate request. */
+  /** What the request's `cpConfig` gives the port of each instance (index = the VDU instance's index); absent: nothing. */
+  perInstance?: PortInstanceConfig[];
+}
+
+/** One `cpConfig` entry of an external CP. */
+export interface PortInstanceConfig {
   fixedAddresses: string[];
-  /** Subnet requested by the instantiate request. */
   subnetId?: string;
+  macAddress?: string;
+  /** An existing port to use instead of creating one. */
+  linkPortId?: string;
 }
 
 /** A port no VDU is plugged into, whose address moves between VDUs: a Kubernetes cluster's VIP (keepalived on the masters). */
@@ -95,6 +117,9 @@ export interface NetworkNode extends NodeBase {
   resourceName?: string;
   cidr?: string;
   ipVersion?: "ipv4" | "ipv6";
+  /** A created network's subnet: its gateway and DHCP (default on). */
+  gatewayIp?: string;
+  dhcpEnabled?: boolean;
 }
 
 export interface VolumeNode extends NodeBase {
@@ -102,6 +127,8 @@ export interface VolumeNode extends NodeBase {
   storageId: string;
   sizeGib: number;
   imageName?: string;
+  /** Set on a volume the component adds beyond the VNFD (components/registry); its arguments size it. */
+  addedBy?: ComponentKind;
 }
 
 export interface ServerGroupNode extends NodeBase {
@@ -109,6 +136,8 @@ export interface ServerGroupNode extends NodeBase {
   ruleId: string;
   policy: "affinity" | "anti-affinity";
   scope: string;
+  /** Set on a group the component adds beyond the VNFD (components/k8s-cluster); its arguments decide it. */
+  addedBy?: ComponentKind;
 }
 
 export interface HookNode extends NodeBase {

@@ -21,6 +21,9 @@ export function vduNode(vdu: Vdu, instances: number): VduNode {
     if (vdu.virtualCompute.requestedFlavorNames.length > 0) node.flavorName = vdu.virtualCompute.requestedFlavorNames[0];
     if (vdu.swImage) node.imageName = vdu.swImage.name;
     if (vdu.swImage?.artifactFile) node.imageFile = vdu.swImage.artifactFile;
+    if (vdu.scaling.length > 0) node.scaling = vdu.scaling.map((s) => ({ aspectId: s.aspectId, instancesByScaleLevel: s.instancesByScaleLevel }));
+    if (vdu.keyName) node.keyName = vdu.keyName;
+    if (vdu.userData !== undefined) node.userData = vdu.userData;
   } else {
     if (vdu.containers.length > 0) node.imageName = vdu.containers[0].image;
     else node.workloadName = vdu.name;

@@ -119,8 +119,28 @@ describe("toComponentGraph", () => {
     expect(g.nodes.find((n) => n.id === "vdu:VDU1")).toMatchObject({ instances: 3 });
     expect(g.nodes.find((n) => n.id === "network:VL1")).toMatchObject({ external: true, resourceId: "uuid-vl1" });
     expect(g.nodes.find((n) => n.id === "network:ext:net0")).toMatchObject({ external: true, resourceId: "uuid-net0" });
-    expect(g.nodes.find((n) => n.id === "port:CP1")).toMatchObject({ fixedAddresses: ["10.10.0.5"], subnetId: "uuid-sub" });
+    expect(g.nodes.find((n) => n.id === "port:CP1")).toMatchObject({ perInstance: [{ fixedAddresses: ["10.10.0.5"], subnetId: "uuid-sub" }] });
     expect(g.edges).toContainEqual({ from: "port:CP1", to: "network:ext:net0", kind: "attaches" });
+  });
+
+  it("carries what the VM components register from it: scaling per aspect, the level's scale levels, subnets' gateway and DHCP", () => {
+    const f = flavour({
+      vdus: [
+        compute("VDU1", { storageIds: ["Vol1"], swImage: { name: "cirros", version: "0.5" }, keyName: "kp", userData: "#!/bin/sh" }),
+        compute("VDU2", { swImage: { name: "cirros", version: "0.5" }, scaling: [{ aspectId: "out", stepDeltas: [1, 1], instancesByScaleLevel: [1, 2, 3] }] }),
+      ],
+      vls: [{ id: "VL1", layerProtocols: ["ipv4"], cidr: "10.0.0.0/24", ipVersion: "ipv4", gatewayIp: "10.0.0.254", dhcpEnabled: false, bitrateByLevel: {} }],
+      aspects: [{ id: "out", name: "out", maxScaleLevel: 2, stepDeltas: ["d"], vduIds: ["VDU2"] }],
+      instantiationLevels: [
+        { id: "small", scaleInfo: { out: 1 }, isDefault: true },
+        { id: "large", scaleInfo: {}, isDefault: false },
+      ],
+    });
+    const g = toComponentGraph(model(f), "simple");
+    expect(g.aspects).toEqual([{ aspectId: "out", maxScaleLevel: 2, levelScale: 1 }]);
+    expect(g.nodes.find((n) => n.id === "vdu:VDU1")).toMatchObject({ keyName: "kp", userData: "#!/bin/sh" });
+    expect(g.nodes.find((n) => n.id === "vdu:VDU2")).toMatchObject({ scaling: [{ aspectId: "out", instancesByScaleLevel: [1, 2, 3] }] });
+    expect(g.nodes.find((n) => n.id === "network:VL1")).toMatchObject({ gatewayIp: "10.0.0.254", dhcpEnabled: false });
   });
 
   it("chooses the component from the Mgmt Driver, then the VDU kinds", () => {
