@@ -1,7 +1,8 @@
 /**
  * CPs and VLs → `port` and `network` nodes. Internal VLs become networks the component creates,
  * unless `extManagedVirtualLinks` hands over an existing one; external CPs attach to the networks
- * of `extVirtualLinks`, which also carry each instance's port configuration (fixed addresses, MAC, an existing port).
+ * of `extVirtualLinks`, which also give each instance's port its configuration (fixed addresses,
+ * MAC, an existing port).
  */
 import type { CpConfig, ExtVirtualLink, InstantiateVnfRequest } from "../tacker/instantiate-request";
 import type { Flavour } from "../tosca/model";
