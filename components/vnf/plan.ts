@@ -163,26 +163,23 @@ function expandVmGraph(graph: ComponentGraph, options: PlanOptions, bag: Diagnos
   const scaleLevels = resolveScaleLevels(flavourId, graph.aspects, options.scaleLevels ?? {}, bag);
   const vdus = vduNodes.filter((v) => v.vduKind === "compute").map((v) => planVdu(v, graph.aspects, scaleLevels, bag));
 
-  const networks = planNetworks(nodes("network"), bag);
-  const networkOf = new Map(nodes("network").map((n) => [n.id, n.networkId]));
+  const networkNodes = nodes("network");
+  const networks = planNetworks(networkNodes, bag);
+  const networkOf = new Map(networkNodes.map((n) => [n.id, n.networkId]));
   for (const cpId of Object.keys(options.allowedAddressPairs ?? {})) {
     if (!portNodes.some((p) => p.cpId === cpId)) err(bag, "VNF_UNKNOWN_CP", `allowedAddressPairs: \`${cpId}\` is not a CP of flavour \`${flavourId}\``);
   }
 
   // The VNFD's volumes; the component's own (the registry's) come through `extraStorages`.
-  const storages = [
-    ...nodes("volume")
-      .filter((v) => v.addedBy === undefined)
-      .map((v) => ({ id: v.storageId, node: v.id, sizeGib: v.sizeGib, imageName: v.imageName, vduIds: [] as string[] })),
-    ...(options.extraStorages ?? []).map((s) => ({ id: s.id, node: undefined, sizeGib: s.sizeGib, imageName: undefined, vduIds: s.vduIds })),
-  ];
+  const vnfdVolumes = nodes("volume").filter((v) => v.addedBy === undefined);
+  const vduIdOf = new Map(vduNodes.map((v) => [v.id, v.vduId]));
   const serverGroups: PlannedServerGroup[] = [];
   const groupOfVdu = new Map<string, string>();
   // The VNFD's affinity rules; the component's own groups come through `serverGroupPolicies`.
   for (const group of nodes("server-group").filter((g) => g.addedBy === undefined)) {
     serverGroups.push({ ruleId: group.ruleId, policy: group.policy });
     for (const e of graph.edges.filter((x) => x.kind === "member-of" && x.to === group.id)) {
-      const v = e.from.slice("vdu:".length);
+      const v = vduIdOf.get(e.from)!;
       if (groupOfVdu.has(v))
         err(bag, "VNF_AFFINITY_TWICE", `VDU \`${v}\` is in two affinity rules (\`${groupOfVdu.get(v)}\`, \`${group.ruleId}\`): a Nova server joins one group`);
       groupOfVdu.set(v, group.ruleId);
@@ -210,14 +207,27 @@ function expandVmGraph(graph: ComponentGraph, options: PlanOptions, bag: Diagnos
   for (const pv of vdus) {
     const vduNode = vduNodes.find((v) => v.vduId === pv.vduId)!;
     const cps = portNodes.filter((p) => p.vduId === pv.vduId).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    // What every instance of the VDU shares, found once: each CP's network, the volumes.
+    const cpNetworks = cps.map((cp) => networkOf.get(targets(cp.id, "attaches")[0] ?? "") ?? "");
     const mounted = new Set(targets(vduNode.id, "mounts"));
-    const vduStorages = storages.filter((s) => (s.node !== undefined ? mounted.has(s.node) : s.vduIds.includes(pv.vduId)));
+    const volumes: PlannedVolume[] = [
+      ...vnfdVolumes
+        .filter((v) => mounted.has(v.id))
+        .map((v): PlannedVolume =>
+          v.imageName ? { storageId: v.storageId, sizeGib: v.sizeGib, imageName: v.imageName } : { storageId: v.storageId, sizeGib: v.sizeGib },
+        ),
+      ...(options.extraStorages ?? []).filter((e) => e.vduIds.includes(pv.vduId)).map((e): PlannedVolume => ({ storageId: e.id, sizeGib: e.sizeGib })),
+    ];
+    // A VDU without an image boots from its volume that has one (vmProblems: it has one).
+    if (!vduNode.imageName) {
+      const boot = volumes.find((x) => x.imageName);
+      if (boot) boot.boot = true;
+    }
     for (let index = 0; index < pv.instances; index++) {
       const ports: PlannedPort[] = cps.map((cp, i) => {
-        const network = targets(cp.id, "attaches")[0];
         const port: PlannedPort = {
           cpId: cp.cpId,
-          networkId: network !== undefined ? (networkOf.get(network) ?? "") : "",
+          networkId: cpNetworks[i],
           fixedAddresses: [],
           allowedAddressPairs: options.allowedAddressPairs?.[cp.cpId] ?? [],
           order: cp.order ?? i,
@@ -231,15 +241,14 @@ function expandVmGraph(graph: ComponentGraph, options: PlanOptions, bag: Diagnos
         }
         return port;
       });
-      const volumes = vduStorages.map((s): PlannedVolume =>
-        s.imageName ? { storageId: s.id, sizeGib: s.sizeGib, imageName: s.imageName } : { storageId: s.id, sizeGib: s.sizeGib },
-      );
-      // A VDU without an image boots from its volume that has one (vmProblems: it has one).
-      if (!vduNode.imageName) {
-        const boot = volumes.find((x) => x.imageName);
-        if (boot) boot.boot = true;
-      }
-      const vnfc: PlannedVnfc = { id: `${pv.vduId}-${index}`, vduId: pv.vduId, index, scaledOut: index >= pv.initialInstances, ports, volumes };
+      const vnfc: PlannedVnfc = {
+        id: `${pv.vduId}-${index}`,
+        vduId: pv.vduId,
+        index,
+        scaledOut: index >= pv.initialInstances,
+        ports,
+        volumes: volumes.map((v) => ({ ...v })),
+      };
       const group = groupOfVdu.get(pv.vduId);
       if (group) vnfc.serverGroup = group;
       vnfcs.push(vnfc);
