@@ -1,10 +1,11 @@
 /** The Pulumi side of a benchmark: a stack of the project's stack program on a private file backend. */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { toolchainEnv } from "../lab/toolchain/env";
+import { NFV_PARALLEL, parallelismEnv } from "../cli/engine-parallelism";
 import { pulumiTmpEnv } from "../cli/operation-tmp";
 
 export const REPO = resolve(__dirname, "../..");
@@ -30,6 +31,7 @@ export async function openBenchStack(name: string, config: Record<string, string
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     ...pulumiTmpEnv(operationTmp),
+    ...parallelismEnv(), // the engine runs as many steps at once as under nfv
   };
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   delete env.KUBECONFIG;
@@ -70,4 +72,10 @@ export function ratioTable(peer: string, rows: RatioRow[]): string {
   const line = (c: string[]) => "| " + c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join(" | ") + " |";
   const rule = "|" + widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|") + "|";
   return [line(header), rule, ...cells.map(line)].join("\n");
+}
+
+/** The line of a benchmark's output saying how many steps the engine ran at once, and why. */
+export function parallelismLine(): string {
+  const set = process.env.PULUMI_PARALLEL;
+  return `engine parallelism: ${set ?? NFV_PARALLEL} steps at once (${set ? "PULUMI_PARALLEL" : "nfv's default"}; Pulumi's own default here: 4 per core, ${4 * cpus().length})`;
 }

@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { openBenchStack, ratioTable, REPO } from "./bench-stack";
+import { openBenchStack, parallelismLine, ratioTable, REPO } from "./bench-stack";
 import { budgeted, nfvRun, type Timed } from "./timed-run";
 
 const LAB = join(REPO, "lab/k8s");
@@ -286,6 +286,7 @@ async function main(): Promise<void> {
       ),
       "",
       "pulumi: `pulumi up` of the stack program (Automation API) / `nfv scale` (own process: the scale level in stack config, then an up) / `pulumi destroy`",
+      parallelismLine(),
       "kubectl: `kubectl apply -f` + `kubectl wait --for=condition=Available` / `kubectl scale --replicas=2` + `kubectl rollout status` / `kubectl delete -f --wait`",
       "both end when every Deployment is Available (kwok nodes: pods Running at once), the new replica is Available, every Deployment is gone",
       `load average ${load0.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()

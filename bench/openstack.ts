@@ -41,7 +41,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { keystoneSession } from "../clients/openstack";
 import { pids, rollup, statFields } from "./process-memory";
-import { openBenchStack, ratioTable, REPO, type BenchStack } from "./bench-stack";
+import { openBenchStack, parallelismLine, ratioTable, REPO, type BenchStack } from "./bench-stack";
 import { budgeted, nfvRun, type Timed } from "./timed-run";
 import { readVimConfigFile } from "../translators/tacker/vim-config";
 
@@ -612,6 +612,7 @@ async function main(): Promise<void> {
     out.push(
       "pulumi: `pulumi up` (Automation API) / `nfv heal --vnfc VDU1-0` (own process: up --replace of the server, port kept) / `nfv scale --aspect vdu1_aspect --steps 1` (own process: the scale level in stack config, then up) / `pulumi destroy`",
     );
+    out.push(parallelismLine());
     out.push(
       `heat: Tacker-style BaseHOT (AutoScalingGroup of VDU1.yaml: port + server, scaling policies), REST API polled every ${POLL_MS} ms; heal = mark unhealthy + update --existing; scale = stack update with the new desired capacity (Tacker's v2 driver; v1's policy signal needs Heat trusts, which the lab lacks)`,
     );

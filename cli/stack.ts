@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./args";
 import { pulumiCommandProblem, UserError } from "./io";
+import { parallelismEnv } from "./engine-parallelism";
 import { operationTmpDir, pulumiTmpEnv } from "./operation-tmp";
 
 /** The nearest directory at or above `start` that holds a Pulumi.yaml. */
@@ -19,12 +20,13 @@ export function projectDir(start: string): string {
 
 /**
  * Selects an existing stack; the CLI, backend and secrets come from the environment, TMPDIR is the
- * command's private directory, ts-node's cache kept outside it (operation-tmp.ts). A stack that cannot be opened is a UserError.
+ * command's private directory, ts-node's cache kept outside it (operation-tmp.ts), the engine's
+ * parallelism nfv's (engine-parallelism.ts). A stack that cannot be opened is a UserError.
  */
 export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
   const workDir = projectDir(cwd);
   try {
-    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: pulumiTmpEnv(operationTmpDir()) });
+    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: { ...pulumiTmpEnv(operationTmpDir()), ...parallelismEnv() } });
   } catch (e) {
     if ((e as Error).name === "StackNotFoundError")
       throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
+import { parallelismEnv } from "../../cli/engine-parallelism";
 import { pulumiTmpEnv } from "../../cli/operation-tmp";
 import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
 import { configSecrets as stackConfigSecrets, scanBeforeRemoving } from "./lab/canary-watch";
@@ -44,6 +45,7 @@ export async function openLocalStack(opts: { backendUrl?: string; stackName?: st
     PULUMI_BACKEND_URL: opts.backendUrl ?? `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: "pulumi-nfv-local-lab",
     ...pulumiTmpEnv(operationTmp),
+    ...parallelismEnv(), // the tests' stacks run as many steps at once as nfv's
   };
   // The 4.25 provider refuses an ambient kubeconfig in render mode.
   delete env.KUBECONFIG;

@@ -1,0 +1,52 @@
+/**
+ * The engine runs NFV_PARALLEL steps at once for nfv's pulumi processes (cli/engine-parallelism.ts),
+ * unless the user set PULUMI_PARALLEL; the main job's `pulumi up` (lab/local/up) runs as many. The
+ * Automation API is stubbed: what the stub sees is what the engine would get.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LocalWorkspace, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main } from "../../../cli/nfv";
+import { NFV_PARALLEL } from "../../../cli/engine-parallelism";
+
+const REPO = join(__dirname, "../../..");
+const quiet = { out: () => undefined, err: () => undefined };
+const saved = process.env.PULUMI_PARALLEL;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (saved === undefined) delete process.env.PULUMI_PARALLEL;
+  else process.env.PULUMI_PARALLEL = saved;
+});
+
+/** The PULUMI_PARALLEL `nfv preview --stack s` gives its pulumi processes (undefined: none, the process's own applies). */
+async function parallelGiven(): Promise<string | undefined> {
+  let given: string | undefined;
+  vi.spyOn(LocalWorkspace, "selectStack").mockImplementation((_args, opts?: LocalWorkspaceOptions) => {
+    given = opts?.envVars?.PULUMI_PARALLEL;
+    const e = new Error("no stack");
+    e.name = "StackNotFoundError";
+    return Promise.reject(e);
+  });
+  expect(await main(["preview", "--stack", "s"], quiet)).toBe(1);
+  return given;
+}
+
+describe("nfv: the engine's parallelism", () => {
+  it("is NFV_PARALLEL, above Pulumi's 4 per core on the lab's two cores, when the user set none", async () => {
+    delete process.env.PULUMI_PARALLEL;
+    expect(NFV_PARALLEL).toBeGreaterThan(8);
+    expect(await parallelGiven()).toBe(String(NFV_PARALLEL));
+  });
+
+  it("is the user's PULUMI_PARALLEL when set: nfv gives none of its own, the inherited one applies", async () => {
+    process.env.PULUMI_PARALLEL = "3";
+    expect(await parallelGiven()).toBeUndefined();
+  });
+
+  it("is the same in the main job's pulumi up", () => {
+    const up = readFileSync(join(REPO, "lab/local/up"), "utf8");
+    expect(up).toMatch(new RegExp(`pulumi up [^\\n]*--parallel "\\$\\{PULUMI_PARALLEL:-${NFV_PARALLEL}\\}"`));
+  });
+});
