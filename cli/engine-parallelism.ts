@@ -4,8 +4,8 @@
  * for work done on this machine. An NFV stack's steps are mostly waits on remote APIs: the
  * openstack provider polls a server's create or delete only after a fixed 10 s and a port's after
  * 5 s, so 20 server deletes ran in three waves of 8 and lost to Heat, which deletes them all at
- * once (README, performance). 32 at once won that row (bench:openstack, 20 servers: 34.1 s against
- * Heat's 38.1; 50.7 s at 8). A user's own PULUMI_PARALLEL is kept.
+ * once (README, performance). At 32 the destroys are even with Heat's (bench:openstack: 20 servers
+ * in 32.8 s, 100 in 138.6 s; 50.7 and 208.6 s at 8). A user's own PULUMI_PARALLEL is kept.
  */
 export const NFV_PARALLEL = 32;
 
