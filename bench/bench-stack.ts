@@ -5,8 +5,8 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { toolchainEnv } from "../lab/toolchain/env";
-import { NFV_PARALLEL, parallelismEnv } from "../cli/engine-parallelism";
-import { pulumiTmpEnv } from "../cli/operation-tmp";
+import { parallelismEnv } from "../cli/engine-parallelism";
+import { pulumiEnv } from "../cli/pulumi-env";
 
 export const REPO = resolve(__dirname, "../..");
 const PASSPHRASE = "pulumi-nfv-local-lab"; // the lab's public passphrase (stacks/Pulumi.local.yaml)
@@ -23,15 +23,15 @@ export interface BenchStack {
 /** Stack `name` with `config` (keys as `pulumi-nfv:vnfs.x.package`, set by path). */
 export async function openBenchStack(name: string, config: Record<string, string>): Promise<BenchStack> {
   const backend = mkdtempSync(join(tmpdir(), "nfv-bench-state-"));
-  // The engine's and plugins' TMPDIR, as `nfv` gives them (cli/operation-tmp.ts): the kubernetes
-  // provider leaves a copy of each kubeconfig it is given there (bench:cnf left four in /tmp).
+  // The engine's and plugins' environment as `nfv` gives it (cli/pulumi-env.ts: its parallelism, a
+  // private TMPDIR): the kubernetes provider leaves a copy of each kubeconfig it is given there
+  // (bench:cnf left four in /tmp).
   const operationTmp = mkdtempSync(join(tmpdir(), "nfv-bench-tmp-"));
   const env: Record<string, string> = {
     ...toolchainEnv(REPO),
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    ...pulumiTmpEnv(operationTmp),
-    ...parallelismEnv(), // the engine runs as many steps at once as under nfv
+    ...pulumiEnv(operationTmp),
   };
   delete env.PULUMI_CONFIG_PASSPHRASE_FILE;
   delete env.KUBECONFIG;
@@ -76,6 +76,6 @@ export function ratioTable(peer: string, rows: RatioRow[]): string {
 
 /** The line of a benchmark's output saying how many steps the engine ran at once, and why. */
 export function parallelismLine(): string {
-  const set = process.env.PULUMI_PARALLEL;
-  return `engine parallelism: ${set ?? NFV_PARALLEL} steps at once (${set ? "PULUMI_PARALLEL" : "nfv's default"}; Pulumi's own default here: 4 per core, ${4 * cpus().length})`;
+  const ours = parallelismEnv().PULUMI_PARALLEL;
+  return `engine parallelism: ${ours ?? process.env.PULUMI_PARALLEL} steps at once (${ours ? "nfv's default" : "PULUMI_PARALLEL"}; Pulumi's own default here: 4 per core, ${4 * cpus().length})`;
 }

@@ -4,8 +4,8 @@ import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { UsageError } from "./args";
 import { pulumiCommandProblem, UserError } from "./io";
-import { parallelismEnv } from "./engine-parallelism";
-import { operationTmpDir, pulumiTmpEnv } from "./operation-tmp";
+import { operationTmpDir } from "./operation-tmp";
+import { pulumiEnv } from "./pulumi-env";
 
 /** The nearest directory at or above `start` that holds a Pulumi.yaml. */
 export function projectDir(start: string): string {
@@ -19,14 +19,14 @@ export function projectDir(start: string): string {
 }
 
 /**
- * Selects an existing stack; the CLI, backend and secrets come from the environment, TMPDIR is the
- * command's private directory, ts-node's cache kept outside it (operation-tmp.ts), the engine's
- * parallelism nfv's (engine-parallelism.ts). A stack that cannot be opened is a UserError.
+ * Selects an existing stack; the CLI, backend and secrets come from the environment, with nfv's
+ * own for its pulumi processes (pulumi-env.ts: the command's private TMPDIR, the engine's
+ * parallelism). A stack that cannot be opened is a UserError.
  */
 export async function openStack(stackName: string, cwd = process.cwd()): Promise<Stack> {
   const workDir = projectDir(cwd);
   try {
-    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: { ...pulumiTmpEnv(operationTmpDir()), ...parallelismEnv() } });
+    return await LocalWorkspace.selectStack({ stackName, workDir }, { envVars: pulumiEnv(operationTmpDir()) });
   } catch (e) {
     if ((e as Error).name === "StackNotFoundError")
       throw new UserError(`stack '${stackName}' does not exist (\`pulumi stack ls\` lists this project's stacks)`);

@@ -8,8 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { main } from "../../cli/nfv";
-import { parallelismEnv } from "../../cli/engine-parallelism";
-import { pulumiTmpEnv } from "../../cli/operation-tmp";
+import { pulumiEnv } from "../../cli/pulumi-env";
 import { toolchainEnv as loadToolchainEnv } from "../../lab/toolchain/env";
 import { configSecrets as stackConfigSecrets, scanBeforeRemoving } from "./lab/canary-watch";
 
@@ -37,15 +36,15 @@ export interface LocalStack {
  */
 export async function openLocalStack(opts: { backendUrl?: string; stackName?: string; workDir?: string; program?: PulumiFn } = {}): Promise<LocalStack> {
   const backendDir = mkdtempSync(path.join(tmpdir(), "nfv-it-state-"));
-  // The engine's and plugins' TMPDIR, as `nfv` gives them (cli/operation-tmp.ts): the kubernetes
-  // provider leaves a copy of each kubeconfig it is given there, removed with the stack.
+  // The engine's and plugins' environment as `nfv` gives it (cli/pulumi-env.ts: its parallelism, a
+  // private TMPDIR): the kubernetes provider leaves a copy of each kubeconfig it is given there,
+  // removed with the stack.
   const operationTmp = mkdtempSync(path.join(tmpdir(), "nfv-it-tmp-"));
   const env: Record<string, string> = {
     ...toolchainEnv(),
     PULUMI_BACKEND_URL: opts.backendUrl ?? `file://${backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: "pulumi-nfv-local-lab",
-    ...pulumiTmpEnv(operationTmp),
-    ...parallelismEnv(), // the tests' stacks run as many steps at once as nfv's
+    ...pulumiEnv(operationTmp),
   };
   // The 4.25 provider refuses an ambient kubeconfig in render mode.
   delete env.KUBECONFIG;

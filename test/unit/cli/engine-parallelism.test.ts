@@ -5,13 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LocalWorkspace, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../../cli/nfv";
 import { NFV_PARALLEL } from "../../../cli/engine-parallelism";
+import { previewEnv } from "../helpers/nfv-pulumi-env";
 
 const REPO = join(__dirname, "../../..");
-const quiet = { out: () => undefined, err: () => undefined };
 const saved = process.env.PULUMI_PARALLEL;
 
 afterEach(() => {
@@ -22,15 +20,7 @@ afterEach(() => {
 
 /** The PULUMI_PARALLEL `nfv preview --stack s` gives its pulumi processes (undefined: none, the process's own applies). */
 async function parallelGiven(): Promise<string | undefined> {
-  let given: string | undefined;
-  vi.spyOn(LocalWorkspace, "selectStack").mockImplementation((_args, opts?: LocalWorkspaceOptions) => {
-    given = opts?.envVars?.PULUMI_PARALLEL;
-    const e = new Error("no stack");
-    e.name = "StackNotFoundError";
-    return Promise.reject(e);
-  });
-  expect(await main(["preview", "--stack", "s"], quiet)).toBe(1);
-  return given;
+  return (await previewEnv()).PULUMI_PARALLEL;
 }
 
 describe("nfv: the engine's parallelism", () => {

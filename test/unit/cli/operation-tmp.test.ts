@@ -8,26 +8,14 @@ import { createHash } from "node:crypto";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../../cli/nfv";
+import { previewEnv } from "../helpers/nfv-pulumi-env";
 
 afterEach(() => vi.restoreAllMocks());
 
-const quiet = { out: () => undefined, err: () => undefined };
-
-/** Runs `nfv preview --stack s` with selectStack stubbed; `during` sees the TMPDIR it was given (and the whole environment). */
+/** `previewEnv` with the TMPDIR given: `during` sees it (and the whole environment) while the command runs. */
 async function previewSeeing(during: (tmp: string, env: Record<string, string>) => void): Promise<string> {
-  let given = "";
-  vi.spyOn(LocalWorkspace, "selectStack").mockImplementation((_args, opts?: LocalWorkspaceOptions) => {
-    given = opts?.envVars?.TMPDIR ?? "";
-    during(given, opts?.envVars ?? {});
-    const e = new Error("no stack");
-    e.name = "StackNotFoundError";
-    return Promise.reject(e);
-  });
-  expect(await main(["preview", "--stack", "s"], quiet)).toBe(1);
-  return given;
+  return (await previewEnv((env) => during(env.TMPDIR ?? "", env))).TMPDIR ?? "";
 }
 
 describe("nfv: a private TMPDIR for the pulumi processes of a command", () => {
