@@ -24,14 +24,13 @@ export interface Command {
 export class UserError extends Error {}
 
 /**
- * One line for a failed pulumi CLI run of the Automation API (its CommandError carries the whole
- * CLI transcript): the first `error:` line of its stderr, else its first line. Undefined for any
- * other error. Duck-typed, so that `nfv validate` does not load the Automation API.
+ * One line for a failed pulumi CLI run (ops/pulumi-stack.ts: its PulumiCommandError carries the
+ * whole transcript): the first `error:` line of its stderr, else its first line. Undefined for any
+ * other error.
  */
 export function pulumiCommandProblem(e: unknown): string | undefined {
   const result = (e as { commandResult?: { stderr?: unknown } } | undefined)?.commandResult;
   if (!(e instanceof Error) || !result || typeof result.stderr !== "string") return undefined;
-  if (/ENOENT/.test(result.stderr) && /\bpulumi\b/.test(result.stderr)) return "the pulumi CLI is not on PATH (`. lab/toolchain/env.sh` puts the lab's on it)";
   const lines = result.stderr
     .split("\n")
     .map((l) => l.trim())

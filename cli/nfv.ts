@@ -2,6 +2,7 @@
 /** `nfv`: command-line entry. Dispatches to a subcommand; see `commands.ts`. */
 import { COMMANDS } from "./commands";
 import { UsageError } from "./args";
+import { StackUnavailable } from "../ops/pulumi-stack";
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, processIo, pulumiCommandProblem, UserError, type Io } from "./io";
 import { holdOperationTmp, releaseOperationTmp } from "./operation-tmp";
 
@@ -45,7 +46,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return EXIT_USAGE;
     }
     // What the user can act on is one line and exit 1; only a bug is an internal error (70).
-    const problem = e instanceof UserError ? e.message : pulumiCommandProblem(e);
+    const problem = e instanceof UserError || e instanceof StackUnavailable ? e.message : pulumiCommandProblem(e);
     if (problem !== undefined) {
       io.err(`nfv ${name}: ${problem}\n`);
       return EXIT_PROBLEMS;

@@ -1,11 +1,12 @@
 /** The end of `nfv scale`, `heal`, `change-ext-conn`, `terminate` and `rollback`: config written, then `up` or a preview. */
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import type { Operation } from "../ops/operations";
 import { clearRollbackPoint, readRollbackPoint, saveRollbackPoint } from "../ops/rollback";
 import { applyConfigChanges, restoreSettings, snapshotSettings, type SettingsSnapshot } from "../ops/stack-state";
 import { DiagnosticError } from "../translators/diagnostics";
 import { stepEventLogger } from "./event-log";
 import { EXIT_OK, EXIT_PROBLEMS, pulumiCommandProblem, type Io } from "./io";
+import type { PulumiStack } from "../ops/pulumi-stack";
 
 /** A refusal's message; a failed pulumi CLI call (reading the stack's config or outputs) by its `error:` line. */
 export function describeError(e: unknown): string {
@@ -19,7 +20,7 @@ export function describeError(e: unknown): string {
  * before as the stack's rollback point (`nfv rollback`); a successful one removes a stale point.
  * `eventLog`: a file for the step events of the `up` (`--event-log`, cli/event-log).
  */
-export async function runOperation(stack: Stack, op: Operation, preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
+export async function runOperation(stack: PulumiStack, op: Operation, preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
   return runSteps(stack, [op], preview, command, io, eventLog);
 }
 
@@ -29,8 +30,8 @@ export async function runOperation(stack: Stack, op: Operation, preview: boolean
  * settings file as it was before the first step, so `nfv rollback` undoes every step. `preview`
  * shows the first step's diff. The event log holds every step's `up`.
  */
-export async function runSteps(stack: Stack, steps: Operation[], preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
-  const before = await snapshotSettings(stack);
+export async function runSteps(stack: PulumiStack, steps: Operation[], preview: boolean, command: string, io: Io, eventLog?: string): Promise<number> {
+  const before = snapshotSettings(stack);
   const onEvent = preview ? undefined : stepEventLogger(eventLog);
   for (const [i, step] of steps.entries()) {
     await applyConfigChanges(stack, step.configChanges);
@@ -55,14 +56,14 @@ export async function runSteps(stack: Stack, steps: Operation[], preview: boolea
  * deletes what the failed operation half-made; the point is removed once `up` succeeds. With
  * `preview`, the diff of that, and the settings file as it is now put back.
  */
-export async function runRollback(stack: Stack, preview: boolean, io: Io, eventLog?: string): Promise<number> {
+export async function runRollback(stack: PulumiStack, preview: boolean, io: Io, eventLog?: string): Promise<number> {
   const found = readRollbackPoint(stack);
   if (!found) {
     io.err(`nfv rollback: stack '${stack.name}' has no failed operation to roll back (a failed nfv scale, heal, change-ext-conn or terminate leaves one)\n`);
     return EXIT_PROBLEMS;
   }
   io.out(`rollback of the ${found.command} that failed at ${found.failedAt}: the stack config as it was before it\n`);
-  const now = await snapshotSettings(stack);
+  const now = snapshotSettings(stack);
   restoreSettings({ file: now.file, ...(found.saved ? { saved: found.saved } : {}) });
   if (preview) return previewThenRestore(stack, [], now, "rollback", io);
   try {
@@ -74,16 +75,16 @@ export async function runRollback(stack: Stack, preview: boolean, io: Io, eventL
 }
 
 /** `up`; once it succeeds, any rollback point is stale and goes. */
-async function upThenClearPoint(stack: Stack, replace: string[], io: Io, onEvent: ((e: EngineEvent) => void) | undefined, step = ""): Promise<number> {
-  const result = await stack.up({ color: "never", replace, onEvent });
+async function upThenClearPoint(stack: PulumiStack, replace: string[], io: Io, onEvent: ((e: EngineEvent) => void) | undefined, step = ""): Promise<number> {
+  await stack.up({ replace, onEvent });
   clearRollbackPoint(stack);
-  io.out(`${step}up: ${result.summary.result}\n`);
+  io.out(`${step}up: succeeded\n`);
   return EXIT_OK;
 }
 
-async function previewThenRestore(stack: Stack, replace: string[], restore: SettingsSnapshot, command: string, io: Io): Promise<number> {
+async function previewThenRestore(stack: PulumiStack, replace: string[], restore: SettingsSnapshot, command: string, io: Io): Promise<number> {
   try {
-    io.out((await stack.preview({ color: "never", diff: true, replace })).stdout);
+    io.out((await stack.preview({ diff: true, replace })).stdout);
     return EXIT_OK;
   } catch (e) {
     io.err(`nfv ${command}: ${(e as Error).message}\n`);

@@ -2,11 +2,11 @@
  * SIGTERM and SIGINT for a long-running command (`nfv serve`): the first asks it to stop, the later
  * ones are reported and otherwise ignored, so that the operation running ends (SIGKILL stops it now).
  *
- * The listeners stay until `dispose`. Why not `process.once`: the Automation API runs the pulumi
- * CLI through execa, which loads signal-exit, whose own signal listener re-raises the signal when
- * it finds no listener but its own. A `once` listener is gone by the time that check runs, so a
- * SIGTERM that arrived while any pulumi command ran (an operation's `up`, or the config read of an
- * alert) killed serve and its pulumi child mid-operation (seen in CI on 2026-12-04: exit by signal).
+ * The listeners stay until `dispose`: with none left, Node's default for the signal ends the
+ * process, so a `once` listener let the second signal kill serve and its pulumi child mid-operation.
+ * (Until nfv ran the pulumi CLI itself, the Automation API's execa loaded signal-exit, whose own
+ * listener re-raised the signal as soon as it found no listener but its own: seen in CI on
+ * 2026-12-04, exit by signal.)
  */
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 

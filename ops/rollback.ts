@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { PulumiStack } from "./pulumi-stack";
 import { shortName, type SettingsSnapshot } from "./stack-state";
 
 /** What `.pulumi-nfv/rollback/<stack>.json` in the project holds. */
@@ -20,11 +20,11 @@ export interface RollbackPoint {
   settingsBase64?: string;
 }
 
-function pointFile(stack: Stack): string {
-  return path.join(stack.workspace.workDir, ".pulumi-nfv", "rollback", `${shortName(stack)}.json`);
+function pointFile(stack: PulumiStack): string {
+  return path.join(stack.workDir, ".pulumi-nfv", "rollback", `${shortName(stack)}.json`);
 }
 
-export function saveRollbackPoint(stack: Stack, command: string, before: SettingsSnapshot, now = new Date()): void {
+export function saveRollbackPoint(stack: PulumiStack, command: string, before: SettingsSnapshot, now = new Date()): void {
   const file = pointFile(stack);
   mkdirSync(path.dirname(file), { recursive: true });
   const point: RollbackPoint = {
@@ -36,13 +36,13 @@ export function saveRollbackPoint(stack: Stack, command: string, before: Setting
 }
 
 /** The stack's rollback point, with the settings file's bytes it holds (`saved`; absent: there was no file). */
-export function readRollbackPoint(stack: Stack): (RollbackPoint & { saved?: Buffer }) | undefined {
+export function readRollbackPoint(stack: PulumiStack): (RollbackPoint & { saved?: Buffer }) | undefined {
   const file = pointFile(stack);
   if (!existsSync(file)) return undefined;
   const point = JSON.parse(readFileSync(file, "utf8")) as RollbackPoint;
   return point.settingsBase64 === undefined ? point : { ...point, saved: Buffer.from(point.settingsBase64, "base64") };
 }
 
-export function clearRollbackPoint(stack: Stack): void {
+export function clearRollbackPoint(stack: PulumiStack): void {
   rmSync(pointFile(stack), { force: true });
 }

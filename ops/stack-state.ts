@@ -1,7 +1,7 @@
 /** Reading a stack's config for the `nfv` operations, and writing config changes back. */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
+import type { PulumiStack, StackOutputs } from "./pulumi-stack";
 import { loadStackFile, PROJECT } from "../stacks/config";
 import { loadStackSettings, type StackSettings } from "../stacks/settings";
 import type { PreparedVnf } from "../stacks/vnfs";
@@ -20,7 +20,7 @@ function parsed(config: Record<string, { value: string }>, key: string): unknown
 /** The stack's `pulumi-nfv:` values its settings are read from, parsed. */
 export type RawStackConfig = Parameters<typeof loadStackSettings>[0];
 
-export async function readRawConfig(stack: Stack): Promise<RawStackConfig> {
+export async function readRawConfig(stack: PulumiStack): Promise<RawStackConfig> {
   const config = await stack.getAllConfig();
   return {
     vims: parsed(config, "vims"),
@@ -32,22 +32,19 @@ export async function readRawConfig(stack: Stack): Promise<RawStackConfig> {
 }
 
 /** The stack's settings as its program reads them (same checks, packages translated, requests read): `raw`, or the stack's config; problems thrown. */
-export async function loadStack(stack: Stack, projectRoot: string, raw?: RawStackConfig): Promise<StackSettings> {
+export async function loadStack(stack: PulumiStack, projectRoot: string, raw?: RawStackConfig): Promise<StackSettings> {
   const settings = await loadStackSettings(raw ?? (await readRawConfig(stack)), projectRoot, stack.name, loadStackFile(projectRoot, stack.name));
   settings.bag.throwIfErrors(`invalid configuration for stack '${stack.name}'`);
   return settings;
 }
 
 /** The stack's VNFs, as its program sees them. */
-export async function loadStackVnfs(stack: Stack, projectRoot: string): Promise<PreparedVnf[]> {
+export async function loadStackVnfs(stack: PulumiStack, projectRoot: string): Promise<PreparedVnf[]> {
   return (await loadStack(stack, projectRoot)).vnfs;
 }
 
-/**
- * The stack's VNFs and its outputs, read side by side: the outputs are two CLI calls and the config
- * one, about half a second each here, and all three only read.
- */
-export async function loadStackVnfsAndOutputs(stack: Stack, projectRoot: string): Promise<{ vnfs: PreparedVnf[]; outputs: OutputMap }> {
+/** The stack's VNFs and its outputs, read side by side: a CLI call each, about half a second here, and both only read. */
+export async function loadStackVnfsAndOutputs(stack: PulumiStack, projectRoot: string): Promise<{ vnfs: PreparedVnf[]; outputs: StackOutputs }> {
   const [raw, outputs] = await Promise.all([readRawConfig(stack), stack.outputs()]);
   return { vnfs: (await loadStack(stack, projectRoot, raw)).vnfs, outputs };
 }
@@ -58,8 +55,8 @@ export interface SettingsSnapshot {
   saved?: Buffer;
 }
 
-export async function snapshotSettings(stack: Stack): Promise<SettingsSnapshot> {
-  const file = await stackSettingsFile(stack);
+export function snapshotSettings(stack: PulumiStack): SettingsSnapshot {
+  const file = stackSettingsFile(stack);
   return existsSync(file) ? { file, saved: readFileSync(file) } : { file };
 }
 
@@ -76,8 +73,8 @@ export function restoreSettings(snapshot: SettingsSnapshot): void {
  * `restoreSettings` puts back (`--preview`, `nfv rollback`): a removed mapping (a whole VNF entry)
  * comes back whole, a secret still encrypted.
  */
-export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]): Promise<SettingsSnapshot> {
-  const before = await snapshotSettings(stack);
+export async function applyConfigChanges(stack: PulumiStack, changes: ConfigChange[]): Promise<SettingsSnapshot> {
+  const before = snapshotSettings(stack);
   // Only a removal needs the config as it is: a path that is not there is left out.
   const config = changes.some((c) => c.remove) ? await stack.getAllConfig() : {};
   for (const run of runsOfOneKind(changes)) {
@@ -85,7 +82,7 @@ export async function applyConfigChanges(stack: Stack, changes: ConfigChange[]):
       const present = run.filter((c) => valueAt(config, pathSegments(c.key)) !== undefined).map((c) => c.key);
       if (present.length > 0) await stack.removeAllConfig(present, true);
     } else {
-      await stack.setAllConfig(Object.fromEntries(run.map((c) => [c.key, { value: c.value ?? "" }])), true);
+      await stack.setAllConfig(Object.fromEntries(run.map((c) => [c.key, c.value ?? ""])), true);
     }
   }
   return before;
@@ -103,14 +100,12 @@ function runsOfOneKind(changes: ConfigChange[]): ConfigChange[][] {
 }
 
 /** The file `pulumi config set` writes for this stack: `Pulumi.<stack>.yaml` in the project's `stackConfigDir`. */
-async function stackSettingsFile(stack: Stack): Promise<string> {
-  // Pulumi.yaml's `stackConfigDir` is read by the CLI, though the SDK's ProjectSettings type omits it.
-  const project = (await stack.workspace.projectSettings()) as { stackConfigDir?: string };
-  return path.join(stack.workspace.workDir, project.stackConfigDir ?? "", `Pulumi.${shortName(stack)}.yaml`);
+function stackSettingsFile(stack: PulumiStack): string {
+  return path.join(stack.workDir, stack.projectSettings().stackConfigDir ?? "", `Pulumi.${shortName(stack)}.yaml`);
 }
 
 /** `org/project/dev` → `dev`: the name in the stack's file names. */
-export function shortName(stack: Stack): string {
+export function shortName(stack: PulumiStack): string {
   return stack.name.split("/").pop() ?? stack.name;
 }
 

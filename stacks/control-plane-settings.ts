@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { checkNodeSelector } from "../components/openstack-control-plane/chart-values";
 import { selectServices, SERVICES, type Service } from "../components/openstack-control-plane/services";
-import { cloudResourceProblems, type CloudImage, type CloudNetwork } from "../components/openstack-control-plane/cloud-resources";
+import { cloudResourceProblems, type CloudImage, type CloudNetwork } from "../components/openstack-control-plane/cloud-resource-checks";
 import { checkFile } from "../translators/user-file";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";

@@ -19,7 +19,8 @@ import type { VnfModel } from "../translators/tosca/model";
 import { findProjectRoot, loadStackFile, PROJECT } from "./config";
 import type { NsEntry } from "./network-services";
 import { referencedKubernetesVim } from "./referenced-vim";
-import { hookStdin, referencedVnfs } from "./references";
+import { hookStdin } from "./hook-stdin";
+import { referencedVnfs } from "./references";
 import { loadStackSettings } from "./settings";
 import type { PreparedVnf, SshLogin } from "./vnfs";
 

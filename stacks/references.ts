@@ -11,7 +11,6 @@
  * Values are data on stdin, never part of a command line or a script; a value with a line break
  * would be two lines, so it is refused (literals when read, resolved values when resolved).
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { DiagnosticBag, SourceLocation } from "../translators/diagnostics";
 import type { YamlPath } from "../translators/yaml/located-yaml";
 
@@ -97,26 +96,6 @@ export function valueAt(output: unknown, ref: OutputReference, parameter: string
   const text = String(v);
   if (/[\r\n]/.test(text)) throw new Error(`hook_parameters.${parameter}: ${ref.text} has a line break: hooks read one key=value per line`);
   return text;
-}
-
-/**
- * The hooks' stdin: one `key=value` line per parameter, in the order written, references resolved
- * from `outputs` (the stack's `vnfs` outputs of the VNFs registered before this one). A secret:
- * a referenced value may be one (a registry's password), and stdin is stored as one anyway.
- */
-export function hookStdin(parameters: Record<string, HookParameter>, outputs: Record<string, pulumi.Output<unknown>>): pulumi.Output<string> {
-  const lines = Object.entries(parameters).map(([name, p]) => {
-    if ("value" in p) return pulumi.output(`${name}=${p.value}\n`);
-    const output = outputs[p.ref.vnf];
-    // Settings refuse, located, a VNF the stack lacks, a cycle and, within a network service, a
-    // constituent deployed later; this is the program's own guard of that order.
-    if (output === undefined)
-      throw new Error(
-        `hook_parameters.${name}: ${p.ref.text}: VNF '${p.ref.vnf}' is deployed after this one (its network service's order); refer to VNFs deployed before`,
-      );
-    return output.apply((o) => `${name}=${valueAt(o, p.ref, name)}\n`);
-  });
-  return pulumi.secret(pulumi.all(lines).apply((l) => l.join("")));
 }
 
 /** The VNFs an entry's parameters refer to. */

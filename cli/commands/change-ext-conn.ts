@@ -40,7 +40,7 @@ export const command: Command = {
     const problem = unreadableFile(requestPath);
     if (problem) throw new UserError(`--request ${requestPath} ${problem}`);
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     let op;
     try {
       const requestText = readFileSync(requestPath, "utf8");

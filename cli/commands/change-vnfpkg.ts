@@ -48,7 +48,7 @@ export const command: Command = {
     const problem = requestPath !== undefined ? unreadableFile(requestPath) : undefined;
     if (problem) throw new UserError(`--request ${requestPath} ${problem}`);
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     let plan;
     try {
       const loaded = await loadVnfPackage(packagePath);

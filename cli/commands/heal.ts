@@ -33,7 +33,7 @@ export const command: Command = {
     const stackName = options.get("stack");
     if (!stackName) throw new UsageError("--stack is required");
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     let op;
     try {
       const { vnfs: prepared, outputs } = await loadStackVnfsAndOutputs(stack, root);

@@ -1,6 +1,6 @@
 /**
- * `nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]`: `pulumi preview` through the
- * Automation API, summarised as PR-comment-ready Markdown (counts, then each change with its
+ * `nfv preview --stack S [--diff] [--out FILE] [--cwd DIR]`: `pulumi preview`, its engine events
+ * summarised as PR-comment-ready Markdown (counts, then each change with its
  * changed properties; values are never printed, so secrets cannot leak into a comment).
  */
 import { statSync, writeFileSync } from "node:fs";
@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { parseArgs, UsageError } from "../args";
 import { EXIT_OK, EXIT_PROBLEMS, UserError, type Command } from "../io";
 import { collectChanges, renderPreviewMarkdown } from "../preview/summary";
+import { PulumiCommandError } from "../../ops/pulumi-stack";
 import { openStack } from "../stack";
 
 export const command: Command = {
@@ -30,11 +31,12 @@ export const command: Command = {
     const out = options.get("out");
     // Checked first: a preview can take minutes, and its summary must not be lost at the end.
     if (out !== undefined) checkOutDir(out);
-    const stack = await openStack(stackName, options.get("cwd"));
+    const stack = openStack(stackName, options.get("cwd"));
     const events: Parameters<typeof collectChanges>[0] = [];
     try {
-      await stack.preview({ color: "never", diff: flags.has("diff"), onEvent: (e) => events.push(e) });
+      await stack.preview({ diff: flags.has("diff"), onEvent: (e) => events.push(e) });
     } catch (e) {
+      if (!(e instanceof PulumiCommandError)) throw e; // no CLI, no such stack: one line (cli/nfv.ts); else a bug
       io.err(`nfv preview: preview of stack '${stackName}' failed:\n${(e as Error).message}\n`);
       return EXIT_PROBLEMS;
     }

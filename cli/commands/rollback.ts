@@ -24,7 +24,7 @@ export const command: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const stackName = options.get("stack");
     if (!stackName) throw new UsageError("--stack is required");
-    const stack = await openStack(stackName, projectDir(options.get("cwd") ?? process.cwd()));
+    const stack = openStack(stackName, projectDir(options.get("cwd") ?? process.cwd()));
     return runRollback(stack, flags.has("preview"), io, options.get("event-log"));
   },
 };

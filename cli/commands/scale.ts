@@ -37,7 +37,7 @@ export const command: Command = {
     if (!Number.isInteger(steps) || steps < 1) throw new UsageError("--steps must be a whole number ≥ 1");
     if (type !== "out" && type !== "in") throw new UsageError("--type must be out or in");
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     let op;
     try {
       op = planScaleOperation(await loadStackVnfs(stack, root), { vnf: options.get("vnf"), aspectId, steps, type });

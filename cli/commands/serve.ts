@@ -38,7 +38,7 @@ export const command: Command = {
     const stackName = options.get("stack");
     if (!stackName) throw new UsageError("--stack is required");
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     const dispatcher = new AutoDispatcher((op) => runOperation(op, stackName, root, io));
     const policies = async (): Promise<VnfPolicies[]> =>
       (await loadStack(stack, root)).vnfs.map(({ entry }) => ({

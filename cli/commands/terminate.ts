@@ -31,7 +31,7 @@ export const command: Command = {
     if (!stackName) throw new UsageError("--stack is required");
     if (options.has("ns") === options.has("vnf")) throw new UsageError("give one of --ns and --vnf");
     const root = projectDir(options.get("cwd") ?? process.cwd());
-    const stack = await openStack(stackName, root);
+    const stack = openStack(stackName, root);
     let op;
     try {
       const raw = await readRawConfig(stack);

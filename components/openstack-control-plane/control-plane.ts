@@ -15,7 +15,8 @@ import { passwordsFrom } from "./passwords";
 import { chartGate, gateAccount, skipAwait } from "./readiness";
 import { keepSecretsOut } from "./secret-rewrites";
 import { deployCinder } from "./cinder";
-import { cloudResourceProblems, createNetworks, uploadImages, type CloudImage, type CloudNetwork } from "./cloud-resources";
+import { cloudResourceProblems, type CloudImage, type CloudNetwork } from "./cloud-resource-checks";
+import { createNetworks, uploadImages } from "./cloud-resources";
 import { NEEDS, selectServices, WITHOUT_CHART, type Service } from "./services";
 
 export interface ControlPlaneArgs {

@@ -7,6 +7,7 @@ import { extConnStartCommands, serverStartCommands, wireHooks, type HookCommand,
 import { planVmVnf, type ServerGroupPolicy, type PlannedPort, type PlannedVnfc, type VmVnfPlan } from "./plan";
 import { componentPackageFileOnDisk } from "../package-file";
 import { validateHooks } from "./validate-hooks";
+import { slug } from "../slug";
 
 /**
  * A VM-based VNF on an OpenStack VIM. `flavours`, `request`, `scaleLevels` and `healGenerations`
@@ -429,13 +430,6 @@ function previousRefs<R>(name: string, plan: VmVnfPlan, args: VmVnfArgs, refsOf:
     before.vdus,
     args.previousPackage.flavours.find((f) => f.id === before.flavourId)!,
   );
-}
-
-export function slug(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
 }
 
 /** An image artifact's file on disk; validateHooks has checked that there is one. */

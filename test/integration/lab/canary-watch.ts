@@ -3,8 +3,9 @@
  * canary-setup.ts, the vitest setup file of the integration config):
  *
  * - every `pulumi up`, `preview`, `refresh` and `destroy` run through the Automation API (the
- *   tests' own and those of `nfv` run in-process) gets an event listener: the engine's event log,
- *   each event as JSON, is kept, and so are the command's stdout and stderr, or its error;
+ *   tests' own stacks) or through `nfv`'s own stack client (ops/pulumi-stack.ts: `nfv` run
+ *   in-process) gets an event listener: the engine's event log, each event as JSON, is kept, and so
+ *   are the command's stdout and stderr, or its error;
  * - after each `up`, `refresh` and `destroy`: `pulumi stack export` and `pulumi stack output --json`
  *   of that stack, as an operator runs them (never `--show-secrets`);
  * - before each: the stack config's `secure:` values, registered as secrets to look for beside the
@@ -28,6 +29,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { LocalWorkspace, Stack, type ConfigMap, type ConfigValue, type EngineEvent } from "@pulumi/pulumi/automation";
+import { PulumiStack } from "../../../ops/pulumi-stack";
 import { parseYaml } from "../../../translators/yaml/located-yaml";
 import { describeHits, MIN_NEEDLE, scanText, secrets, type Hit } from "./canary";
 import { ProcessSampler, type ProcessListResult } from "./process-list";
@@ -202,11 +204,29 @@ export function scanBeforeRemoving(dir: string, label: string): void {
   if (current && existsSync(dir)) current.scanDirectoryNow(dir, label);
 }
 
+/** What the scan needs of a stack, whichever client runs it: the Automation API's or nfv's (`watched`). */
+interface WatchedStack {
+  name: string;
+  workDir: string;
+  /** Added to this process's environment for its pulumi processes. */
+  env: Record<string, string>;
+  /** The pulumi CLI it runs. */
+  cli: string;
+  getAllConfig(): Promise<Record<string, { value: string }>>;
+}
+
+function watched(stack: Stack | PulumiStack): WatchedStack {
+  if (stack instanceof PulumiStack)
+    return { name: stack.name, workDir: stack.workDir, env: stack.env, cli: "pulumi", getAllConfig: () => stack.getAllConfig() };
+  const ws = stack.workspace as { workDir: string; envVars?: Record<string, string>; pulumiCommand?: { command: string } };
+  return { name: stack.name, workDir: ws.workDir, env: ws.envVars ?? {}, cli: ws.pulumiCommand?.command ?? "pulumi", getAllConfig: () => stack.getAllConfig() };
+}
+
 /**
  * Every secret of a stack's config file: the YAML paths of its `secure:` leaves, and the values
  * the CLI decrypts for them.
  */
-export async function configSecrets(stack: Stack, stackFile: string): Promise<{ path: string; value: string }[]> {
+export async function configSecrets(stack: Pick<WatchedStack, "getAllConfig">, stackFile: string): Promise<{ path: string; value: string }[]> {
   const doc = parseYaml(readFileSync(stackFile, "utf8"), stackFile).documents[0];
   const config = (doc.value as { config?: Record<string, unknown> }).config ?? {};
   const decrypted = await stack.getAllConfig();
@@ -227,8 +247,8 @@ export async function configSecrets(stack: Stack, stackFile: string): Promise<{ 
 }
 
 /** The stack's `secure:` config values become secrets to scan for (public certificates and short values excepted, said in the report). */
-async function registerConfigSecrets(stack: Stack): Promise<void> {
-  const file = path.join(stack.workspace.workDir, "stacks", `Pulumi.${stack.name.split("/").pop()}.yaml`);
+async function registerConfigSecrets(stack: WatchedStack): Promise<void> {
+  const file = path.join(stack.workDir, "stacks", `Pulumi.${stack.name.split("/").pop()}.yaml`);
   if (!existsSync(file) || !readFileSync(file, "utf8").includes("secure:")) return;
   for (const s of await configSecrets(stack, file)) {
     if (/^-----BEGIN CERTIFICATE-----/.test(s.value.trim())) continue;
@@ -271,49 +291,52 @@ function installStackHooks(): void {
       );
     return setAllConfig.call(this, stack, config, usePath);
   };
-  const proto = Stack.prototype as unknown as Record<
-    Op,
-    (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) => Promise<{ stdout: string; stderr: string }>
-  >;
-  for (const op of OPS) {
-    const original = proto[op];
-    proto[op] = async function (this: Stack, opts?: { onEvent?: (e: EngineEvent) => void }) {
-      const w = current;
-      if (!w) return original.call(this, opts);
-      await registerConfigSecrets(this).catch((e: Error) => w.note(`config of ${this.name} not read: ${e.message.split("\n")[0]}`));
-      const events: string[] = [];
-      const theirs = opts?.onEvent;
-      const onEvent = (e: EngineEvent) => {
-        events.push(JSON.stringify(e));
-        theirs?.(e);
-      };
-      const label = `${op} of ${this.name}`;
-      try {
-        const result = await original.call(this, { ...(opts ?? {}), onEvent });
-        w.keep(`engine output of ${label}`, `${op}-${safe(this.name)}-output.txt`, `${result.stdout}\n--- stderr ---\n${result.stderr}`);
-        return result;
-      } catch (e) {
-        w.keep(`engine error of ${label}`, `${op}-${safe(this.name)}-error.txt`, e instanceof Error ? `${e.message}\n${e.stack ?? ""}` : String(e));
-        throw e;
-      } finally {
-        w.keep(`engine event log of ${label}`, `${op}-${safe(this.name)}-events.jsonl`, events.join("\n"));
-        if (op !== "preview") await snapshot(w, this, label);
-      }
+  const automation = Stack.prototype as unknown as Record<Op, StackOp<Stack>>;
+  for (const op of OPS) automation[op] = watchedOp(op, automation[op]);
+  // nfv's operations (up, preview) run the CLI through their own client.
+  const nfv = PulumiStack.prototype as unknown as Record<"up" | "preview", StackOp<PulumiStack>>;
+  for (const op of ["up", "preview"] as const) nfv[op] = watchedOp(op, nfv[op]);
+}
+
+type StackOp<S> = (this: S, opts?: { onEvent?: (e: EngineEvent) => void }) => Promise<{ stdout: string; stderr: string }>;
+
+/** `original` with its events, output or error kept for the scan, and after an `up`, `refresh` or `destroy` the stack's export and outputs. */
+function watchedOp<S extends Stack | PulumiStack>(op: Op, original: StackOp<S>): StackOp<S> {
+  return async function (this: S, opts) {
+    const w = current;
+    if (!w) return original.call(this, opts);
+    const stack = watched(this);
+    await registerConfigSecrets(stack).catch((e: Error) => w.note(`config of ${stack.name} not read: ${e.message.split("\n")[0]}`));
+    const events: string[] = [];
+    const theirs = opts?.onEvent;
+    const onEvent = (e: EngineEvent) => {
+      events.push(JSON.stringify(e));
+      theirs?.(e);
     };
-  }
+    const label = `${op} of ${stack.name}`;
+    try {
+      const result = await original.call(this, { ...(opts ?? {}), onEvent });
+      w.keep(`engine output of ${label}`, `${op}-${safe(stack.name)}-output.txt`, `${result.stdout}\n--- stderr ---\n${result.stderr}`);
+      return result;
+    } catch (e) {
+      w.keep(`engine error of ${label}`, `${op}-${safe(stack.name)}-error.txt`, e instanceof Error ? `${e.message}\n${e.stack ?? ""}` : String(e));
+      throw e;
+    } finally {
+      w.keep(`engine event log of ${label}`, `${op}-${safe(stack.name)}-events.jsonl`, events.join("\n"));
+      if (op !== "preview") await snapshot(w, stack, label);
+    }
+  };
 }
 
 /** `pulumi stack export` and `pulumi stack output --json` of the stack, as an operator runs them (no --show-secrets). */
-async function snapshot(w: Watch, stack: Stack, after: string): Promise<void> {
-  const ws = stack.workspace as { workDir: string; envVars?: Record<string, string>; pulumiCommand?: { command: string } };
-  const env = { ...process.env, ...(ws.envVars ?? {}) };
-  const cli = ws.pulumiCommand?.command ?? "pulumi";
+async function snapshot(w: Watch, stack: WatchedStack, after: string): Promise<void> {
+  const env = { ...process.env, ...stack.env };
   for (const [what, args] of [
     ["stack export", ["stack", "export", "--stack", stack.name]],
     ["stack output --json", ["stack", "output", "--json", "--stack", stack.name]],
   ] as const) {
     try {
-      const { stdout } = await run(cli, [...args, "--non-interactive"], { cwd: ws.workDir, env, maxBuffer: 256 * 1024 * 1024 });
+      const { stdout } = await run(stack.cli, [...args, "--non-interactive"], { cwd: stack.workDir, env, maxBuffer: 256 * 1024 * 1024 });
       w.keep(`${what} of ${stack.name} after ${after}`, `${what.split(" ")[1]}-${safe(stack.name)}.json`, stdout);
     } catch (e) {
       w.note(`${what} of ${stack.name} after ${after} failed: ${(e as Error).message.split("\n")[0]}`);

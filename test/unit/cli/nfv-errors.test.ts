@@ -1,16 +1,19 @@
 /**
  * User errors of the operations commands end as one line and exit 1 (2 for bad usage), never as
  * `internal error`, a stack trace and exit 70: no pulumi on PATH, an unknown stack, `--out` into a
- * missing directory. The Automation API is stubbed where a real pulumi CLI would be needed; what
- * is not proven here: the exact stderr a real CLI prints (its first `error:` line is taken).
+ * missing directory. A fake `pulumi` (helpers/fake-pulumi.ts) prints what the real CLI prints for
+ * each (its first `error:` line is taken); what is not proven here: that the real CLI's stderr
+ * stays the same.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../../cli/nfv";
+import { PulumiStack } from "../../../ops/pulumi-stack";
 import { collectChanges, renderPreviewMarkdown } from "../../../cli/preview/summary";
+import { fakePulumi, NO_SUCH_STACK } from "../helpers/fake-pulumi";
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -19,15 +22,19 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-/** What the Automation API throws for a failed CLI run: a CommandError with the CLI's transcript. */
-function commandError(name: string, stderr: string): Error {
-  const e = new Error(`code: 255\n stdout: \n stderr: ${stderr}\n err?: \n`);
-  e.name = name;
-  Object.assign(e, { commandResult: { stdout: "", stderr, code: 255 } });
-  return e;
+let fake: ReturnType<typeof fakePulumi> | undefined;
+/** `fakePulumi(body)`, which also leaves the file `called` behind when it runs. */
+function pulumiDoing(body: string): string {
+  fake = fakePulumi(`touch "$FAKE/called"\n${body}`);
+  return fake.dir;
 }
+const UNREACHABLE = `printf 'warning: x\\nerror: could not reach the backend: connection refused\\nmore detail\\n' >&2; exit 255`;
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  fake?.restore();
+  fake = undefined;
+});
 
 /** The arguments of each operations command for stack `stack`. */
 const COMMAND_ARGS: Record<string, (stack: string) => string[]> = {
@@ -41,46 +48,34 @@ describe("nfv preview, heal, scale: user errors", () => {
     const saved = process.env.PATH;
     process.env.PATH = mkdtempSync(path.join(tmpdir(), "no-pulumi-"));
     try {
-      for (const cmd of [
-        ["preview", "--stack", "local"],
-        ["heal", "--stack", "local"],
-        ["scale", "--stack", "local", "--aspect", "a", "--steps", "1", "--type", "out"],
-      ]) {
-        const r = await run(...cmd);
-        expect([cmd[0], r.code]).toEqual([cmd[0], 1]);
-        expect(r.err).toBe(`nfv ${cmd[0]}: cannot open stack 'local': the pulumi CLI is not on PATH (\`. lab/toolchain/env.sh\` puts the lab's on it)\n`);
+      for (const cmd of ["preview", "heal", "scale"]) {
+        const r = await run(...COMMAND_ARGS[cmd]("local"));
+        expect([cmd, r.code]).toEqual([cmd, 1]);
+        expect(r.err).toBe(`nfv ${cmd}: the pulumi CLI is not on PATH (\`. lab/toolchain/env.sh\` puts the lab's on it)\n`);
       }
     } finally {
       process.env.PATH = saved;
     }
   }, 60_000);
 
-  it("an unknown stack: one line, exit 1", async () => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("StackNotFoundError", "error: no stack named 'nope' found\n"));
-    const r = await run("preview", "--stack", "nope");
-    expect(r).toEqual({ code: 1, out: "", err: "nfv preview: stack 'nope' does not exist (`pulumi stack ls` lists this project's stacks)\n" });
-  });
-
-  it("any other failed pulumi run (a backend that cannot be reached): its `error:` line, exit 1", async () => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(
-      commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"),
-    );
-    const r = await run("heal", "--stack", "dev");
-    expect(r).toEqual({ code: 1, out: "", err: "nfv heal: cannot open stack 'dev': could not reach the backend: connection refused\n" });
-  });
-
-  it.each(["heal", "scale"])("an unknown stack for %s: one line, exit 1", async (cmd) => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(commandError("StackNotFoundError", "error: no stack named 'nope' found\n"));
+  it.each(["preview", "heal", "scale"])("an unknown stack for %s: one line, exit 1", async (cmd) => {
+    pulumiDoing(NO_SUCH_STACK);
     const r = await run(...COMMAND_ARGS[cmd]("nope"));
     expect(r).toEqual({ code: 1, out: "", err: `nfv ${cmd}: stack 'nope' does not exist (\`pulumi stack ls\` lists this project's stacks)\n` });
   });
 
-  it.each(["preview", "scale"])("a backend that cannot be reached for %s: its `error:` line, exit 1", async (cmd) => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(
-      commandError("CommandError", "warning: x\nerror: could not reach the backend: connection refused\nmore detail\n"),
-    );
+  it.each(["heal", "scale"])("any other failed pulumi run for %s (a backend that cannot be reached): its `error:` line, exit 1", async (cmd) => {
+    pulumiDoing(UNREACHABLE);
     const r = await run(...COMMAND_ARGS[cmd]("dev"));
-    expect(r).toEqual({ code: 1, out: "", err: `nfv ${cmd}: cannot open stack 'dev': could not reach the backend: connection refused\n` });
+    expect(r).toEqual({ code: 1, out: "", err: `nfv ${cmd}: could not reach the backend: connection refused\n` });
+  });
+
+  it("a failed preview: the CLI's transcript under one line naming the stack, exit 1", async () => {
+    pulumiDoing(UNREACHABLE);
+    const r = await run(...COMMAND_ARGS.preview("dev"));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^nfv preview: preview of stack 'dev' failed:\n/);
+    expect(r.err).toContain("error: could not reach the backend: connection refused\nmore detail");
   });
 
   it.each([
@@ -105,14 +100,11 @@ describe("nfv preview, heal, scale: user errors", () => {
         },
       },
     } as unknown as EngineEvent;
-    const stack = {
-      async preview(opts: { onEvent: (e: EngineEvent) => void }) {
-        opts.onEvent(event);
-        if (errno === "ENOENT") rmSync(path.dirname(target), { recursive: true });
-        return {};
-      },
-    };
-    vi.spyOn(LocalWorkspace, "selectStack").mockResolvedValue(stack as unknown as Stack);
+    // The engine's event log is the argument after --event-log.
+    pulumiDoing(
+      `while [ "$1" != --event-log ]; do shift; done\necho '${JSON.stringify(event)}' > "$2"\n` +
+        (errno === "ENOENT" ? `rm -r '${path.dirname(target)}'\n` : ""),
+    );
     try {
       const r = await run("preview", "--stack", "local", "--out", target);
       const markdown = renderPreviewMarkdown("local", collectChanges([event]));
@@ -124,24 +116,24 @@ describe("nfv preview, heal, scale: user errors", () => {
   });
 
   it("--out into a missing directory: refused before the preview runs, exit 1", async () => {
-    const select = vi.spyOn(LocalWorkspace, "selectStack");
+    const called = path.join(pulumiDoing("exit 0"), "called");
     const r = await run("preview", "--stack", "local", "--out", "/nonexistent-dir/summary.md");
     expect(r).toEqual({ code: 1, out: "", err: "nfv preview: --out /nonexistent-dir/summary.md: the directory /nonexistent-dir does not exist\n" });
-    expect(select).not.toHaveBeenCalled();
+    expect(existsSync(called)).toBe(false);
   });
 
   it.each([
     ["is a directory", () => tmpdir(), "is a directory, not a file"],
     ["does not exist", () => "/nonexistent-dir/change.json", "does not exist"],
-  ])("change-ext-conn --request that %s: one line naming --request and the file, exit 1, before the stack is opened", async (_, file, reason) => {
-    const select = vi.spyOn(LocalWorkspace, "selectStack");
+  ])("change-ext-conn --request that %s: one line naming --request and the file, exit 1, before pulumi runs", async (_, file, reason) => {
+    const called = path.join(pulumiDoing("exit 0"), "called");
     const r = await run("change-ext-conn", "--stack", "local", "--request", file());
     expect(r).toEqual({ code: 1, out: "", err: `nfv change-ext-conn: --request ${path.resolve(file())} ${reason}\n` });
-    expect(select).not.toHaveBeenCalled();
+    expect(existsSync(called)).toBe(false);
   });
 
   it("a real bug is still an internal error (thrown to the top, exit 70 there)", async () => {
-    vi.spyOn(LocalWorkspace, "selectStack").mockRejectedValue(new TypeError("x is not a function"));
+    vi.spyOn(PulumiStack.prototype, "preview").mockRejectedValue(new TypeError("x is not a function"));
     await expect(run("preview", "--stack", "local")).rejects.toThrow("x is not a function");
   });
 });

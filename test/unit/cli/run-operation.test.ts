@@ -28,7 +28,7 @@ describe("runOperation", () => {
       };
       const out = io();
       expect(await runOperation(stack, op, true, "scale", out.io)).toBe(fails ? 1 : 0);
-      expect(asked).toEqual([{ color: "never", diff: true, replace: ["urn:s1"] }]);
+      expect(asked).toEqual([{ diff: true, replace: ["urn:s1"] }]);
       expect(calls).toEqual(["set pulumi-nfv:vnfs.hw.scale_levels.a=2 path=true"]);
       expect(readFileSync(file, "utf8")).toBe("config:\n  pulumi-nfv:vnfs:\n    hw: {scale_levels: {a: 1}}\n");
       expect(out.out).toEqual([fails ? "nfv scale: preview failed\n" : "~ 1 to replace\n"]);

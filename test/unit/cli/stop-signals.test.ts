@@ -1,14 +1,13 @@
 /**
- * StopSignals with the Automation API running a pulumi command (a fake `pulumi` that waits), as in
- * `nfv serve` during an operation: the SIGTERM this process sends itself must reach StopSignals and
- * leave the process (this test's worker) running. With `process.once` listeners, the signal-exit
- * listener that the Automation API's execa loads re-raised the signal and the worker died.
+ * StopSignals while a pulumi command runs (a fake `pulumi` that waits, run as nfv runs it), as in
+ * `nfv serve` during an operation: the SIGTERMs this process sends itself must reach StopSignals and
+ * leave the process (this test's worker) and its pulumi child running.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PulumiStack } from "../../../ops/pulumi-stack";
 import { StopSignals } from "../../../cli/stop-signals";
 
 let dir = "";
@@ -36,13 +35,12 @@ describe("StopSignals", () => {
     const fake = path.join(dir, "bin/pulumi");
     writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
     mkdirSync(path.dirname(fake));
-    writeFileSync(fake, `#!/bin/sh\n[ "$1" = version ] && { echo v3.200.0; exit 0; }\necho $$ > "${dir}/pid"\nexec sleep 30\n`);
+    writeFileSync(fake, `#!/bin/sh\necho $$ > "${dir}/pid"\nexec sleep 30\n`);
     chmodSync(fake, 0o755);
-    const pulumiCommand = await PulumiCommand.get({ root: dir, skipVersionCheck: true });
-    const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand });
+    const stack = new PulumiStack("dev", dir, { PATH: `${path.dirname(fake)}:${process.env.PATH}` }, dir);
     const repeats: string[] = [];
     signals = new StopSignals((s) => repeats.push(s));
-    const running = ws.whoAmI().catch(() => "ended");
+    const running = stack.getAllConfig().catch(() => "ended");
     await vi.waitFor(() => expect(fakePid()).toBeDefined(), { timeout: 5_000 });
 
     process.kill(process.pid, "SIGTERM");

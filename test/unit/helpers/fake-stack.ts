@@ -1,26 +1,27 @@
 /**
- * An Automation API `Stack` that holds config in memory and records every `setAllConfig` and
+ * A `PulumiStack` (ops/pulumi-stack.ts) that holds config in memory and records every `setAllConfig` and
  * `removeAllConfig` (one entry per call); its workspace is `workDir` (default: a directory that does not exist), so a
  * test that undoes config changes can give a real stack settings file.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { PulumiStack } from "../../../ops/pulumi-stack";
 
 export function fakeStack(
   config: Record<string, unknown>,
   workspace: { workDir: string; stackConfigDir?: string } = { workDir: "/nonexistent" },
-): { stack: Stack; calls: string[] } {
+): { stack: PulumiStack; calls: string[] } {
   const calls: string[] = [];
   const stack = {
     name: "dev",
-    workspace: { workDir: workspace.workDir, projectSettings: async () => ({ name: "p", stackConfigDir: workspace.stackConfigDir }) },
+    workDir: workspace.workDir,
+    projectSettings: () => ({ stackConfigDir: workspace.stackConfigDir }),
     getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
-    setAllConfig: async (config: Record<string, { value: string }>, path: boolean) =>
+    setAllConfig: async (config: Record<string, string>, path: boolean) =>
       void calls.push(
         `set ${Object.entries(config)
-          .map(([k, v]) => `${k}=${v.value}`)
+          .map(([k, v]) => `${k}=${v}`)
           .join(" ")} path=${path}`,
       ),
     removeAllConfig: async (keys: string[], path: boolean) => void calls.push(`remove ${keys.join(" ")} path=${path}`),
-  } as unknown as Stack;
+  } as unknown as PulumiStack;
   return { stack, calls };
 }

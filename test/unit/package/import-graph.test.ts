@@ -2,7 +2,8 @@
  * The library's module graph (every relative import of the source folders, type-only ones too):
  * no import circle, and the folders depend one way, package → model → plan → components →
  * operations: translators import no component, clients nothing but translators' types, and no
- * TypeScript lives in mgmt/ (only what runs on hosts).
+ * TypeScript lives in mgmt/ (only what runs on hosts). Then what `nfv`'s operations load when they
+ * run: no Pulumi SDK.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
@@ -84,5 +85,60 @@ describe("the module graph", () => {
 
   it("mgmt/ holds no TypeScript: only what runs on hosts", () => {
     expect(files.filter((f) => top(f) === "mgmt")).toEqual([]);
+  });
+});
+
+/**
+ * What a module loads when it runs: its `import`/`export … from` specifiers, but `import type`,
+ * `export type` and imports of types only, which the compiler erases.
+ */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  return [...text.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s+"([^"]+)";|^import\s+"([^"]+)";/gms)].flatMap(
+    ([, typeOnly, clause, spec, bare]) => {
+      if (bare) return [bare];
+      const named = /^\{([^}]*)\}$/s.exec(clause.trim());
+      const typesOnly = named?.[1].split(",").every((n) => n.trim() === "" || /^type\s/.test(n.trim()));
+      return typeOnly || typesOnly ? [] : [spec];
+    },
+  );
+}
+
+/** Each `@pulumi/` package the runtime imports of `entry` reach, as the chain of modules that reaches it. */
+function pulumiReached(entry: string): string[] {
+  const seen = new Set<string>();
+  const found: string[] = [];
+  const visit = (file: string, chain: string[]) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of runtimeImports(file)) {
+      if (spec.startsWith(".")) visit(resolve(spec, file)!, [...chain, file]);
+      else if (spec.startsWith("@pulumi/")) found.push([...chain, file, spec].join(" → "));
+    }
+  };
+  visit(entry, []);
+  return found;
+}
+
+/**
+ * `nfv`'s operations start without the Pulumi SDK: they run the pulumi CLI themselves
+ * (ops/pulumi-stack.ts), and loading @pulumi/pulumi, or a provider's package that loads it, costs
+ * about half a second before the first CLI call (a second with the Automation API: bench:cli).
+ */
+describe("nfv's operations load no Pulumi SDK", () => {
+  const OPERATIONS = ["change-ext-conn", "change-vnfpkg", "heal", "preview", "rollback", "scale", "serve", "terminate"];
+  const commandFile = (c: string) => path.join("cli/commands", `${c}.ts`);
+
+  it("names every command that opens a stack", () => {
+    const opening = readdirSync(path.join(ROOT, "cli/commands")).filter((f) => readFileSync(path.join(ROOT, "cli/commands", f), "utf8").includes("openStack("));
+    expect(opening.map((f) => f.replace(/\.ts$/, "")).sort()).toEqual(OPERATIONS);
+  });
+
+  it.each(OPERATIONS)("%s", (command) => {
+    expect(pulumiReached(commandFile(command))).toEqual([]);
+  });
+
+  it("the walk finds what it looks for: the stack program reaches the SDK", () => {
+    expect(pulumiReached("stacks/program.ts")).toContain("stacks/program.ts → @pulumi/pulumi");
   });
 });

@@ -13,7 +13,8 @@ import { DiagnosticError } from "../../../translators/diagnostics";
 import { installMocks, isSecretValue, plain, settle, valueOf, type Registered } from "../helpers/pulumi-mocks";
 import { examplePackage } from "../ns/helpers";
 import { writePackage } from "../tosca/helpers";
-import { hookStdin, parseReference, valueAt } from "../../../stacks/references";
+import { hookStdin } from "../../../stacks/hook-stdin";
+import { parseReference, valueAt } from "../../../stacks/references";
 import { OS_VIM, RENDER_K8S_VIM } from "./vims";
 
 const ROOT = path.join(__dirname, "../../..");
