@@ -32,7 +32,7 @@ export function stepEvent(e: EngineEvent, at: number): StepEvent | undefined {
   return e.summaryEvent ? { at, kind: "summary" } : undefined;
 }
 
-/** An `onEvent` for the Automation API writing the step events to `file` (emptied first); undefined without a file. */
+/** An `onEvent` of an update (ops/pulumi-stack.ts) writing the step events to `file` (emptied first); undefined without a file. */
 export function stepEventLogger(file: string | undefined): ((e: EngineEvent) => void) | undefined {
   if (file === undefined) return undefined;
   writeFileSync(file, "");

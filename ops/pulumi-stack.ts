@@ -114,33 +114,42 @@ export class PulumiStack {
     return {};
   }
 
-  private async update(args: string[], opts: UpdateOptions): Promise<CommandOutput> {
-    args.push("--color", "never", "--non-interactive", ...(opts.replace ?? []).flatMap((urn) => ["--replace", urn]));
-    if (!opts.onEvent) return this.run(args);
-    const log = path.join(this.tmpDir, `events-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
-    const tail = tailEngineEvents(log, opts.onEvent);
+  /**
+   * `command` (up or preview) with the options, its events followed through the engine's event
+   * log. Its stdout and stderr go to files (what pulumi prints of an update masks secrets), not to
+   * pipes: if nfv ends mid-update, pulumi does not die of a broken pipe at its next line of output
+   * with steps in flight; it finishes, or cancels on the terminal's Ctrl-C, which reaches it too.
+   */
+  private async update(command: string[], opts: UpdateOptions): Promise<CommandOutput> {
+    const args = [...command, "--color", "never", "--non-interactive", ...(opts.replace ?? []).flatMap((urn) => ["--replace", urn])];
+    const base = path.join(this.tmpDir, `${command[0]}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const tail = opts.onEvent ? tailEngineEvents(`${base}.events.jsonl`, opts.onEvent) : undefined;
     try {
-      return await this.run([...args, "--event-log", log]);
+      return await this.run(tail ? [...args, "--event-log", `${base}.events.jsonl`] : args, base);
     } finally {
-      tail.stop();
-      rmSync(log, { force: true });
+      tail?.stop();
+      for (const ext of ["events.jsonl", "out", "err"]) rmSync(`${base}.${ext}`, { force: true });
     }
   }
 
-  private run(args: string[]): Promise<CommandOutput> {
+  /** One pulumi process; its stdout and stderr through pipes, or through the files `<outputTo>.out` and `.err`. */
+  private run(args: string[], outputTo?: string): Promise<CommandOutput> {
     return new Promise((resolve, reject) => {
+      const files = outputTo === undefined ? undefined : [openSync(`${outputTo}.out`, "w+", 0o600), openSync(`${outputTo}.err`, "w+", 0o600)];
       const child = spawn("pulumi", [...args, "--stack", this.name], {
         cwd: this.workDir,
         // PULUMI_DEBUG_COMMANDS: without it the CLI has no `--event-log` (as the Automation API sets it).
         env: { ...process.env, ...this.env, PULUMI_DEBUG_COMMANDS: "true" },
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: ["ignore", files?.[0] ?? "pipe", files?.[1] ?? "pipe"],
       });
+      for (const fd of files ?? []) closeSync(fd); // the child has its own
       let stdout = "";
       let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-      child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+      child.stdout?.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+      child.stderr?.setEncoding("utf8").on("data", (t: string) => (stderr += t));
       child.on("error", (e: NodeJS.ErrnoException) => reject(e.code === "ENOENT" ? new StackUnavailable(PULUMI_NOT_ON_PATH) : e));
       child.on("close", (code) => {
+        if (outputTo !== undefined) [stdout, stderr] = [readFileSync(`${outputTo}.out`, "utf8"), readFileSync(`${outputTo}.err`, "utf8")];
         if (code === 0) resolve({ stdout, stderr });
         else if (/no stack named .* found/.test(stderr))
           reject(new StackUnavailable(`stack '${this.name}' does not exist (\`pulumi stack ls\` lists this project's stacks)`));

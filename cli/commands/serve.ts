@@ -2,7 +2,7 @@
  * `nfv serve --stack S [--listen HOST:PORT] [--cwd DIR]`: auto-heal and auto-scale from
  * Prometheus alerts (Tacker's Prometheus plugin). Receives Alertmanager's webhooks, maps each
  * firing alert to a heal or a scale of the stack's `auto_heal`/`auto_scale` policies, and runs
- * it as `nfv heal`/`nfv scale` do (config, then `up` through the Automation API), one at a time.
+ * it as `nfv heal`/`nfv scale` do (config, then `up`), one at a time.
  * Runs until SIGTERM or SIGINT, then lets the running operation end (later signals do not stop it).
  */
 import { startAlertServer } from "../alert-server";
