@@ -99,19 +99,10 @@ export class PulumiStack {
     return this.update(["preview", ...(opts.diff ? ["--diff"] : [])], opts);
   }
 
-  /** Pulumi.yaml's settings this module needs: `stackConfigDir`, where the stack's settings file is. */
-  projectSettings(): { stackConfigDir?: string } {
-    for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
-      let text: string;
-      try {
-        text = readFileSync(path.join(this.workDir, file), "utf8");
-      } catch {
-        continue;
-      }
-      const settings = (parse(text) ?? {}) as { stackConfigDir?: unknown };
-      return typeof settings.stackConfigDir === "string" ? { stackConfigDir: settings.stackConfigDir } : {};
-    }
-    return {};
+  /** Pulumi.yaml's `stackConfigDir` (where the stack's settings file is), relative to `workDir`; "" when it sets none. */
+  stackConfigDir(): string {
+    const settings = (parse(readFileSync(path.join(this.workDir, "Pulumi.yaml"), "utf8")) ?? {}) as { stackConfigDir?: unknown };
+    return typeof settings.stackConfigDir === "string" ? settings.stackConfigDir : "";
   }
 
   /**

@@ -101,7 +101,7 @@ function runsOfOneKind(changes: ConfigChange[]): ConfigChange[][] {
 
 /** The file `pulumi config set` writes for this stack: `Pulumi.<stack>.yaml` in the project's `stackConfigDir`. */
 function stackSettingsFile(stack: PulumiStack): string {
-  return path.join(stack.workDir, stack.projectSettings().stackConfigDir ?? "", `Pulumi.${shortName(stack)}.yaml`);
+  return path.join(stack.workDir, stack.stackConfigDir(), `Pulumi.${shortName(stack)}.yaml`);
 }
 
 /** `org/project/dev` → `dev`: the name in the stack's file names. */

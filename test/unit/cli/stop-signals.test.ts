@@ -3,17 +3,17 @@
  * `nfv serve` during an operation: the SIGTERMs this process sends itself must reach StopSignals and
  * leave the process (this test's worker) and its pulumi child running.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PulumiStack } from "../../../ops/pulumi-stack";
 import { StopSignals } from "../../../cli/stop-signals";
+import { fakePulumi } from "../helpers/fake-pulumi";
 
-let dir = "";
+let fake: ReturnType<typeof fakePulumi> | undefined;
 let signals: StopSignals | undefined;
 /** The fake pulumi's pid, once it runs. */
-const fakePid = () => (dir !== "" && existsSync(path.join(dir, "pid")) ? Number(readFileSync(path.join(dir, "pid"), "utf8")) : undefined);
+const fakePid = () => (fake && existsSync(path.join(fake.dir, "pid")) ? Number(readFileSync(path.join(fake.dir, "pid"), "utf8")) : undefined);
 afterEach(() => {
   signals?.dispose();
   signals = undefined;
@@ -25,19 +25,14 @@ afterEach(() => {
       // already gone
     }
   }
-  if (dir !== "") rmSync(dir, { recursive: true, force: true });
-  dir = "";
+  fake?.restore();
+  fake = undefined;
 });
 
 describe("StopSignals", () => {
   it("a SIGTERM while a pulumi command runs: the first resolves, a second is reported, the process lives on", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "nfv-stop-signals-"));
-    const fake = path.join(dir, "bin/pulumi");
-    writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
-    mkdirSync(path.dirname(fake));
-    writeFileSync(fake, `#!/bin/sh\necho $$ > "${dir}/pid"\nexec sleep 30\n`);
-    chmodSync(fake, 0o755);
-    const stack = new PulumiStack("dev", dir, { PATH: `${path.dirname(fake)}:${process.env.PATH}` }, dir);
+    fake = fakePulumi(`echo $$ > "$FAKE/pid"\nexec sleep 30`);
+    const stack = new PulumiStack("dev", fake.dir, {}, fake.dir);
     const repeats: string[] = [];
     signals = new StopSignals((s) => repeats.push(s));
     const running = stack.getAllConfig().catch(() => "ended");
@@ -47,7 +42,7 @@ describe("StopSignals", () => {
     expect(await signals.first).toBe("SIGTERM");
     process.kill(process.pid, "SIGINT");
     await vi.waitFor(() => expect(repeats).toEqual(["SIGINT"]), { timeout: 5_000 });
-    // The pulumi command was left to run: signal-exit did not take the process down with it.
+    // The pulumi command was left to run: no default signal action took the process down with it.
     expect(() => process.kill(fakePid()!, 0)).not.toThrow();
     process.kill(fakePid()!, "SIGKILL");
     expect(await running).toBe("ended");

@@ -13,7 +13,7 @@ export function fakeStack(
   const stack = {
     name: "dev",
     workDir: workspace.workDir,
-    projectSettings: () => ({ stackConfigDir: workspace.stackConfigDir }),
+    stackConfigDir: () => workspace.stackConfigDir ?? "",
     getAllConfig: async () => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: JSON.stringify(v) }])),
     setAllConfig: async (config: Record<string, string>, path: boolean) =>
       void calls.push(
